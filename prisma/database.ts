@@ -1,0 +1,175 @@
+// Opens the catalogue database: a PostgreSQL server when DATABASE_URL is set, otherwise the
+// embedded PGlite data directory. Both speak the same SQL, so everything above this module
+// (migrations, importer, resolvers) is written once.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from './generated/client.ts';
+import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+
+export type { PrismaClient };
+
+export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '..', '.data', 'pglite');
+
+export interface DatabaseOptions {
+  /** A `postgresql://` URL. Wins over `dataDir`. */
+  url?: string | undefined;
+  /** PGlite data directory; `memory://` for a throwaway in-memory database. */
+  dataDir?: string | undefined;
+  /** Connection pool size for a server (ignored by PGlite, which is one connection). */
+  poolSize?: number | undefined;
+}
+
+export interface Database {
+  kind: 'postgres' | 'pglite';
+  /** Where the data lives, safe to print (no password). */
+  location: string;
+  prisma: PrismaClient;
+  /** The adapter factory the WASM schema engine migrates through. */
+  migrationAdapter: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
+  return {
+    url: env.DATABASE_URL || undefined,
+    dataDir: env.PGLITE_DATA_DIR || undefined,
+    poolSize: env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined,
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPGlite(options.dataDir ?? DEFAULT_DATA_DIR);
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  // Parsed into fields rather than passed as `connectionString`: adapter-pg opens its shadow
+  // database by overriding `database`, which a connection string would silently win over.
+  const config: pg.PoolConfig = { ...parseIntoClientConfig(url), max: poolSize, connectionTimeoutMillis: 5_000 };
+  const factory = new PrismaPg(config);
+  const prisma = new PrismaClient({ adapter: factory });
+  return {
+    kind: 'postgres',
+    location: redactUrl(url),
+    prisma,
+    migrationAdapter: {
+      adapterName: factory.adapterName,
+      provider: factory.provider,
+      connect: async () => withPoolScripts(await factory.connect()),
+      connectToShadowDb: () => connectToShadowPostgres(config),
+    },
+    close: () => prisma.$disconnect(),
+  };
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  let lock: DirectoryLock | undefined;
+  if (!inMemory) lock = await acquireDirectoryLock(dataDir);
+  try {
+    const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+    const migrationAdapter: SqlMigrationAwareDriverAdapterFactory = {
+      adapterName: 'pglite',
+      provider: 'postgres',
+      connect: async () => withWholeScripts(await new PrismaPGlite(client).connect(), (script) => client.exec(script)),
+      // The adapter's own shadow database lacks pg_trgm, which our migrations create.
+      connectToShadowDb: async () => {
+        const shadow = await PGlite.create({ dataDir: 'memory://', extensions: { pg_trgm } });
+        const adapter = withWholeScripts(await new PrismaPGlite(shadow).connect(), (script) => shadow.exec(script));
+        adapter.dispose = () => shadow.close();
+        return adapter;
+      },
+    };
+    return {
+      kind: 'pglite',
+      location: inMemory ? dataDir : resolve(dataDir),
+      prisma,
+      migrationAdapter,
+      async close() {
+        await prisma.$disconnect();
+        await client.close();
+        await lock?.release();
+      },
+    };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+/**
+ * adapter-pg's executeScript splits scripts on `;` (which breaks on semicolons inside strings
+ * and function bodies) and the PGlite adapter's does not await its query, so its errors are
+ * lost. Migrations are scripts, so both get a version that sends the script whole and waits.
+ */
+function withWholeScripts(adapter: SqlDriverAdapter, run: (script: string) => Promise<unknown>): SqlDriverAdapter {
+  adapter.executeScript = async (script) => {
+    await run(script);
+  };
+  return adapter;
+}
+
+/**
+ * adapter-pg's own shadow database is dropped before its pool is closed, which PostgreSQL
+ * refuses while the pool's connections are open. This one closes the pool first.
+ */
+async function connectToShadowPostgres(config: pg.PoolConfig): Promise<SqlDriverAdapter> {
+  const admin = new pg.Client(config);
+  await admin.connect();
+  const name = `prisma_shadow_${randomUUID().replaceAll('-', '')}`;
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } catch (error) {
+    await admin.end();
+    throw error;
+  }
+  const adapter = withPoolScripts(await new PrismaPg({ ...config, database: name, max: 2 }).connect());
+  const closePool = adapter.dispose.bind(adapter);
+  adapter.dispose = async () => {
+    await closePool();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}"`).finally(() => admin.end());
+  };
+  return adapter;
+}
+
+function withPoolScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const pool = (adapter as unknown as { underlyingDriver(): pg.Pool }).underlyingDriver();
+  readCharColumnsAsText(adapter);
+  return withWholeScripts(adapter, (script) => pool.query(script));
+}
+
+const PG_CHAR_OID = 18;
+const PG_TEXT_OID = 25;
+
+/**
+ * Schema introspection reads catalog columns of PostgreSQL's internal one-byte `"char"` type,
+ * which adapter-pg cannot map (the engine then fails with "Column type 'char' could not be
+ * deserialized"). Its values arrive as strings, so reporting the column as text is exact.
+ */
+function readCharColumnsAsText(adapter: SqlDriverAdapter): void {
+  type PerformIO = (query: unknown) => Promise<pg.QueryResult>;
+  const target = adapter as unknown as { performIO: PerformIO };
+  const performIO = target.performIO.bind(adapter);
+  target.performIO = async (query) => {
+    const result = await performIO(query);
+    for (const field of result.fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+    return result;
+  };
+}

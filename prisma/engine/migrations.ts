@@ -1,0 +1,84 @@
+// Migrations in Prisma's own layout (prisma/migrations/<timestamp>_<name>/migration.sql),
+// applied through the WASM schema engine. It records them in `_prisma_migrations`, so a
+// deployment that has the native binary can run `prisma migrate deploy` on the same database.
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { MigrationList, SchemaFilter } from '@prisma/schema-engine-wasm';
+import type { Database } from '../database.ts';
+import { openSchemaEngine, type EngineHandle } from './schema-engine.ts';
+
+export const PRISMA_DIR = resolve(import.meta.dirname, '..');
+export const MIGRATIONS_DIR = join(PRISMA_DIR, 'migrations');
+export const SCHEMA_PATH = join(PRISMA_DIR, 'schema.prisma');
+
+const NO_FILTER: SchemaFilter = { externalTables: [], externalEnums: [] };
+
+export async function readMigrationsList(baseDir = MIGRATIONS_DIR): Promise<MigrationList> {
+  const entries = await readdir(baseDir, { withFileTypes: true }).catch(() => []);
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const lockfileContent = await readFile(join(baseDir, 'migration_lock.toml'), 'utf8').catch(() => null);
+  return {
+    baseDir,
+    lockfile: { path: 'migration_lock.toml', content: lockfileContent },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      names.map(async (name) => ({
+        path: name,
+        migrationFile: {
+          path: 'migration.sql',
+          content: await readFile(join(baseDir, name, 'migration.sql'), 'utf8').then(
+            (text) => ({ tag: 'ok' as const, value: text }),
+            (error: Error) => ({ tag: 'error' as const, value: error.message }),
+          ),
+        },
+      })),
+    ),
+  };
+}
+
+async function withEngine<T>(db: Database, work: (handle: EngineHandle) => Promise<T>): Promise<T> {
+  const content = await readFile(SCHEMA_PATH, 'utf8');
+  const handle = await openSchemaEngine(db.migrationAdapter, { path: SCHEMA_PATH, content });
+  try {
+    return await work(handle);
+  } catch (error) {
+    throw handle.explain(error);
+  } finally {
+    handle.engine.free();
+  }
+}
+
+/** Applies every migration not yet recorded in `_prisma_migrations`; returns their names. */
+export async function applyMigrations(db: Database, baseDir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrationsList = await readMigrationsList(baseDir);
+  return withEngine(db, async ({ engine }) => {
+    const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+    return result.appliedMigrationNames;
+  });
+}
+
+/**
+ * The SQL that would take a database migrated with the current migrations to the schema in
+ * schema.prisma ('' when they agree). Replays the migrations on a shadow database.
+ */
+export async function diffMigrationsToSchema(db: Database, baseDir = MIGRATIONS_DIR): Promise<string> {
+  const migrationsList = await readMigrationsList(baseDir);
+  const content = await readFile(SCHEMA_PATH, 'utf8');
+  return withEngine(db, async ({ engine }) => {
+    const result = await engine.diff({
+      from: { tag: 'migrations', ...migrationsList },
+      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content }] },
+      script: true,
+      exitCode: null,
+      filters: NO_FILTER,
+    });
+    return normalizeEmptyScript(result.stdout ?? '');
+  });
+}
+
+function normalizeEmptyScript(script: string): string {
+  return /^\s*(-- This is an empty migration\.)?\s*$/.test(script) ? '' : script;
+}

@@ -1,0 +1,65 @@
+// Prisma's schema engine built to WebAssembly, driven through a driver adapter.
+// The native `schema-engine` binary is downloaded from Prisma's binary host, which these
+// machines cannot reach; this WASM build ships inside an npm package instead. On Node 20
+// its package entry needs `--experimental-wasm-modules`, so we load the wasm-bindgen glue
+// and instantiate the `.wasm` ourselves.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SchemaEngine } from '@prisma/schema-engine-wasm';
+
+type WasmExports = Record<string, unknown>;
+type Glue = typeof import('@prisma/schema-engine-wasm/schema_engine_bg') & {
+  __wbg_set_wasm(exports: WasmExports): void;
+};
+
+// @types/node 20 does not type the WebAssembly global (TypeScript keeps it in the DOM lib).
+interface WasmApi {
+  instantiate(bytes: Uint8Array, imports: Record<string, object>): Promise<{ instance: { exports: WasmExports } }>;
+}
+const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: WasmApi };
+
+const require = createRequire(import.meta.url);
+let gluePromise: Promise<Glue> | undefined;
+
+function loadGlue(): Promise<Glue> {
+  gluePromise ??= (async () => {
+    const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as Glue;
+    // The package exports no path to the .wasm file itself; it sits beside the glue module.
+    const wasmPath = join(dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
+    const { instance } = await wasmApi.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue });
+    glue.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return glue;
+  })();
+  return gluePromise;
+}
+
+export interface EngineHandle {
+  engine: SchemaEngine;
+  /** Driver errors reach the engine as "External error id#N"; this turns N back into the adapter's error. */
+  explain(error: unknown): Error;
+}
+
+export async function openSchemaEngine(
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  datamodel: { path: string; content: string },
+): Promise<EngineHandle> {
+  const glue = await loadGlue();
+  const bound = bindMigrationAwareSqlAdapterFactory(adapterFactory);
+  const log = () => {};
+  const engine = await glue.SchemaEngine.new({ datamodels: [[datamodel.path, datamodel.content]] }, log, bound);
+  return {
+    engine,
+    explain(error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const id = /External error id#(\d+)/.exec(message)?.[1];
+      const original = id ? bound.errorRegistry.consumeError(Number(id)) : undefined;
+      if (!original) return error instanceof Error ? error : new Error(message);
+      const cause = original.error as { message?: string; originalMessage?: string; kind?: string };
+      return new Error(`${message}: ${cause.originalMessage ?? cause.message ?? cause.kind ?? 'driver error'}`);
+    },
+  };
+}
