@@ -1,0 +1,332 @@
+// Pure mapping step of the importer: one parsed Iconify icon set -> plain catalogue rows.
+// No I/O and no clock: the same source and options always give deep-equal output.
+// The rules are documented in MAPPING.md; bump MAPPING_VERSION whenever they change.
+
+import { bodyHues } from './colors.ts';
+import { deriveStats, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
+import { createStyleResolver } from './styles.ts';
+import { compareByteOrder, displayName, nameTokens, slugify } from './text.ts';
+
+export const MAPPING_VERSION = 1;
+
+export interface SetSource {
+  /** Parsed icons.json. */
+  json: unknown;
+  /** Parsed metadata.json if it exists (categories, suffixes, prefixes). */
+  metadata?: unknown;
+  /**
+   * Parsed info.json. The @iconify-json packages keep `info` there, not in icons.json;
+   * when omitted, `json.info` is used.
+   */
+  info?: unknown;
+  /** npm package version. */
+  version: string;
+}
+
+export interface SetOptions {
+  premium: boolean;
+  /** From config; used when no suffix says otherwise. */
+  defaultStyle?: string;
+}
+
+export interface MappedSet {
+  prefix: string;
+  name: string;
+  author: string;
+  authorUrl: string | null;
+  licenseTitle: string;
+  licenseSpdx: string | null;
+  licenseUrl: string | null;
+  premium: boolean;
+  multicolor: boolean;
+  version: string;
+  /** Published icons. */
+  iconCount: number;
+}
+
+export interface NamedRef {
+  slug: string;
+  name: string;
+}
+
+export interface MappedIcon {
+  sourceName: string;
+  slug: string;
+  name: string;
+  category: NamedRef;
+  tags: NamedRef[];
+  keywords: string[];
+  style: string;
+  colors: string[];
+  premium: boolean;
+  downloads: number;
+  popularity: number;
+  publishedAt: Date;
+  published: boolean;
+  width: number;
+  height: number;
+  body: string;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function positiveNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function finiteNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (!isObject(value)) return undefined;
+  const result: Record<string, string> = {};
+  for (const [key, label] of Object.entries(value)) {
+    if (typeof label === 'string') result[key] = label;
+  }
+  return result;
+}
+
+/** `info.category` -> fallback category name. */
+export function friendlyCategory(infoCategory: string | null): string {
+  if (infoCategory === null) return 'General';
+  const lower = infoCategory.toLowerCase();
+  if (/^ui\b/.test(lower)) return 'Interface';
+  if (/^logos?$/.test(lower)) return 'Logos';
+  if (/^emojis?$/.test(lower)) return 'Emoji';
+  if (/^flags?\s*\/\s*maps?$/.test(lower)) return 'Flags & Maps';
+  if (lower === 'thematic') return 'Thematic';
+  if (lower === 'programming') return 'Programming';
+  return infoCategory;
+}
+
+interface SourceIcon {
+  body: string;
+  width?: number;
+  height?: number;
+  left?: number;
+  top?: number;
+  hidden: boolean;
+}
+
+/** Formats a translate offset without float noise (`0.25`, `-31.4`, never `-0`). */
+function formatOffset(value: number): string {
+  const rounded = Number(value.toFixed(6));
+  return String(rounded === 0 ? 0 : rounded);
+}
+
+/**
+ * Integer width/height for the catalogue (its columns are Int). A fractional size is rounded
+ * up and the content centred in the extra space; a viewBox offset (`left`/`top`) is folded
+ * into the body, so the body renders correctly in a `0 0 width height` viewBox.
+ */
+function placeBody(icon: SourceIcon, defaults: { width: number; height: number; left: number; top: number }) {
+  const sourceWidth = icon.width ?? defaults.width;
+  const sourceHeight = icon.height ?? defaults.height;
+  const width = Math.ceil(sourceWidth);
+  const height = Math.ceil(sourceHeight);
+  const dx = (width - sourceWidth) / 2 - (icon.left ?? defaults.left);
+  const dy = (height - sourceHeight) / 2 - (icon.top ?? defaults.top);
+  const body =
+    dx === 0 && dy === 0
+      ? icon.body
+      : `<g transform="translate(${formatOffset(dx)} ${formatOffset(dy)})">${icon.body}</g>`;
+  return { width, height, body };
+}
+
+export function mapIconSet(source: SetSource, options: SetOptions): { set: MappedSet; icons: MappedIcon[] } {
+  const json = source.json;
+  if (!isObject(json)) throw new TypeError('icon set JSON must be an object');
+  const prefix = optionalString(json.prefix);
+  if (prefix === null) throw new TypeError('icon set JSON has no prefix');
+  if (!isObject(json.icons)) throw new TypeError(`${prefix}: icon set JSON has no icons object`);
+  const metadata = isObject(source.metadata) ? source.metadata : {};
+  const info = isObject(source.info) ? source.info : isObject(json.info) ? json.info : null;
+  if (info === null) throw new TypeError(`${prefix}: no set info (pass info.json as source.info)`);
+  const infoPrefix = optionalString(info.prefix);
+  if (infoPrefix !== null && infoPrefix !== prefix) {
+    throw new TypeError(`${prefix}: info is for another set (${infoPrefix})`);
+  }
+
+  // --- the set -------------------------------------------------------------------------
+  const author = isObject(info.author) ? info.author : {};
+  const license = isObject(info.license) ? info.license : {};
+  const setName = optionalString(info.name) ?? prefix;
+  const multicolor = info.palette === true;
+
+  // --- icons and aliases ---------------------------------------------------------------
+  const icons = new Map<string, SourceIcon>();
+  for (const [name, entry] of Object.entries(json.icons)) {
+    if (!isObject(entry) || typeof entry.body !== 'string') {
+      throw new TypeError(`${prefix}: icon "${name}" has no body`);
+    }
+    icons.set(name, {
+      body: entry.body,
+      width: positiveNumber(entry.width),
+      height: positiveNumber(entry.height),
+      left: finiteNumber(entry.left),
+      top: finiteNumber(entry.top),
+      hidden: entry.hidden === true,
+    });
+  }
+
+  const aliasParents = new Map<string, string>();
+  if (isObject(json.aliases)) {
+    for (const [alias, entry] of Object.entries(json.aliases)) {
+      if (isObject(entry) && typeof entry.parent === 'string') aliasParents.set(alias, entry.parent);
+    }
+  }
+  /** Icon an alias chain ends at, or null for a broken or circular chain. */
+  const resolve = (name: string): string | null => {
+    const seen = new Set<string>();
+    let current = name;
+    while (!icons.has(current)) {
+      const parent = aliasParents.get(current);
+      if (parent === undefined || seen.has(current)) return null;
+      seen.add(current);
+      current = parent;
+    }
+    return current;
+  };
+  const aliasesByIcon = new Map<string, string[]>();
+  for (const alias of aliasParents.keys()) {
+    if (icons.has(alias)) continue; // an icon of the same name wins
+    const target = resolve(alias);
+    if (target === null) continue;
+    const list = aliasesByIcon.get(target);
+    if (list) list.push(alias);
+    else aliasesByIcon.set(target, [alias]);
+  }
+
+  // --- categories and tags -------------------------------------------------------------
+  const refs = new Map<string, NamedRef>();
+  const ref = (name: string): NamedRef | null => {
+    const slug = slugify(name);
+    if (slug === '') return null;
+    let existing = refs.get(slug);
+    if (!existing) {
+      existing = { slug, name: name.trim() };
+      refs.set(slug, existing);
+    }
+    return existing;
+  };
+
+  const categorySource = isObject(json.categories) ? json.categories : metadata.categories;
+  const categoriesByIcon = new Map<string, NamedRef[]>();
+  if (isObject(categorySource)) {
+    for (const [categoryName, members] of Object.entries(categorySource)) {
+      const category = ref(categoryName);
+      if (category === null || !Array.isArray(members)) continue;
+      for (const member of members) {
+        if (typeof member !== 'string') continue;
+        const target = resolve(member);
+        if (target === null) continue;
+        const list = categoriesByIcon.get(target);
+        if (!list) categoriesByIcon.set(target, [category]);
+        else if (!list.includes(category)) list.push(category);
+      }
+    }
+  }
+  const fallbackCategory = ref(friendlyCategory(optionalString(info.category))) ?? ref('General')!;
+  const setTags: NamedRef[] = [];
+  if (Array.isArray(info.tags)) {
+    for (const tag of info.tags) {
+      const tagRef = typeof tag === 'string' ? ref(tag) : null;
+      if (tagRef) setTags.push(tagRef);
+    }
+  }
+  const setNameTag = ref(setName);
+  if (setNameTag) setTags.push(setNameTag);
+
+  // --- styles, sizes, dates ------------------------------------------------------------
+  const styleOf = createStyleResolver({
+    suffixes: stringRecord(json.suffixes) ?? stringRecord(metadata.suffixes),
+    prefixes: stringRecord(json.prefixes) ?? stringRecord(metadata.prefixes),
+    multicolor,
+    defaultStyle: options.defaultStyle,
+    names: new Set([...icons.keys(), ...aliasParents.keys()]),
+  });
+  const defaults = {
+    width: positiveNumber(json.width) ?? 16,
+    height: positiveNumber(json.height) ?? 16,
+    left: finiteNumber(json.left) ?? 0,
+    top: finiteNumber(json.top) ?? 0,
+  };
+  const lastModified = positiveNumber(json.lastModified) ?? FALLBACK_LAST_MODIFIED;
+
+  // --- slugs (unique even if the URL-safety guard makes two names collide) -----------------
+  const sourceNames = [...icons.keys()].sort(compareByteOrder);
+  const prefixSlug = slugify(prefix);
+  const baseSlugs = sourceNames.map((name) => [prefixSlug, slugify(name)].filter(Boolean).join('-'));
+  const taken = new Set<string>();
+  const baseSet = new Set(baseSlugs);
+  const slugs = baseSlugs.map((base) => {
+    let slug = base;
+    // A numbered slug must not be taken nor be another icon's own slug.
+    for (let n = 2; taken.has(slug) || (slug !== base && baseSet.has(slug)); n++) slug = `${base}-${n}`;
+    taken.add(slug);
+    return slug;
+  });
+
+  // --- icons -----------------------------------------------------------------------------
+  let published = 0;
+  const mapped = sourceNames.map((sourceName, index): MappedIcon => {
+    const icon = icons.get(sourceName)!;
+    const iconCategories = categoriesByIcon.get(sourceName) ?? [];
+    const category = iconCategories[0] ?? fallbackCategory;
+
+    const tags: NamedRef[] = [];
+    const tagSlugs = new Set([category.slug]);
+    for (const tag of [...iconCategories.slice(1), ...setTags]) {
+      if (tagSlugs.has(tag.slug)) continue;
+      tagSlugs.add(tag.slug);
+      tags.push(tag);
+    }
+
+    const keywords = new Set(nameTokens(sourceName));
+    for (const alias of aliasesByIcon.get(sourceName) ?? []) {
+      for (const token of nameTokens(alias)) keywords.add(token);
+    }
+
+    const colors = multicolor ? ['multicolor', ...bodyHues(icon.body)] : ['monochrome'];
+
+    if (!icon.hidden) published++;
+    return {
+      sourceName,
+      slug: slugs[index]!,
+      name: displayName(sourceName),
+      category,
+      tags,
+      keywords: [...keywords],
+      style: styleOf(sourceName),
+      colors,
+      premium: options.premium,
+      ...deriveStats(prefix, sourceName, lastModified),
+      published: !icon.hidden,
+      ...placeBody(icon, defaults),
+    };
+  });
+
+  const set: MappedSet = {
+    prefix,
+    name: setName,
+    author: optionalString(author.name) ?? 'Unknown',
+    authorUrl: optionalString(author.url),
+    licenseTitle: optionalString(license.title) ?? 'Unknown',
+    licenseSpdx: optionalString(license.spdx),
+    licenseUrl: optionalString(license.url),
+    premium: options.premium,
+    multicolor,
+    version: source.version,
+    iconCount: published,
+  };
+  return { set, icons: mapped };
+}

@@ -1,0 +1,102 @@
+// Where Iconify sets are read from: one npm package per set (@iconify-json/<prefix>) for the
+// demo catalogue, or the @iconify/json package (every set) for `import --all`. Each source is
+// read lazily, one set at a time, so a full import never holds more than one set in memory.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import type { CatalogueSetConfig } from './catalogue-config.ts';
+import type { SetSource } from './map-set.ts';
+
+const require = createRequire(import.meta.url);
+
+export interface SetFile {
+  prefix: string;
+  /** Reads and parses the set; `digest` covers every byte it was built from. */
+  load(): Promise<{ source: SetSource; digest: string }>;
+}
+
+async function readJson(path: string, hash: ReturnType<typeof createHash>): Promise<unknown> {
+  const text = await readFile(path, 'utf8');
+  hash.update(text);
+  return JSON.parse(text);
+}
+
+async function readJsonIfExists(path: string, hash: ReturnType<typeof createHash>): Promise<unknown> {
+  return existsSync(path) ? readJson(path, hash) : undefined;
+}
+
+export class MissingSetError extends Error {
+  override name = 'MissingSetError';
+}
+
+/** The demo sets: each an installed @iconify-json/<prefix> package (see package.json). */
+export function packageSetFiles(sets: readonly CatalogueSetConfig[]): SetFile[] {
+  return sets.map(({ prefix }) => ({
+    prefix,
+    async load() {
+      let dir: string;
+      try {
+        dir = dirname(require.resolve(`@iconify-json/${prefix}/package.json`));
+      } catch {
+        throw new MissingSetError(
+          `The set "${prefix}" is not installed: add it with \`npm install @iconify-json/${prefix}\`, or remove it from prisma/catalogue.yaml.`,
+        );
+      }
+      const hash = createHash('sha256');
+      const pkg = (await readJson(join(dir, 'package.json'), hash)) as { version: string };
+      const json = await readJson(join(dir, 'icons.json'), hash);
+      const info = await readJsonIfExists(join(dir, 'info.json'), hash);
+      const metadata = await readJsonIfExists(join(dir, 'metadata.json'), hash);
+      return { source: { json, info, metadata, version: pkg.version }, digest: hash.digest('hex') };
+    },
+  }));
+}
+
+/** Every set of the @iconify/json package, in prefix order. */
+export async function fullCollectionSetFiles(packageDir: string): Promise<SetFile[]> {
+  const pkg = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const jsonDir = join(packageDir, 'json');
+  const prefixes = (await readdir(jsonDir))
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => name.slice(0, -'.json'.length))
+    .sort();
+  return prefixes.map((prefix) => ({
+    prefix,
+    async load() {
+      const hash = createHash('sha256').update(pkg.version);
+      const json = await readJson(join(jsonDir, `${prefix}.json`), hash);
+      return { source: { json, version: pkg.version }, digest: hash.digest('hex') };
+    },
+  }));
+}
+
+export const FULL_COLLECTION_CACHE = resolve(import.meta.dirname, '..', '..', '.data', 'cache');
+
+/**
+ * Finds @iconify/json: installed in node_modules, or unpacked in the cache. Otherwise fetches
+ * its tarball from the npm registry with `npm pack` (about 104 MB) and unpacks it there.
+ */
+export async function locateFullCollection(log: (line: string) => void): Promise<string> {
+  try {
+    return dirname(require.resolve('@iconify/json/package.json'));
+  } catch {
+    // not installed: use or fill the cache
+  }
+  const unpacked = join(FULL_COLLECTION_CACHE, 'iconify-json', 'package');
+  if (existsSync(join(unpacked, 'package.json'))) return unpacked;
+  await mkdir(join(FULL_COLLECTION_CACHE, 'iconify-json'), { recursive: true });
+  log('Fetching @iconify/json from the npm registry (about 104 MB)...');
+  const pack = spawnSync('npm', ['pack', '@iconify/json', '--json', '--pack-destination', FULL_COLLECTION_CACHE], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (pack.status !== 0) throw new MissingSetError(`npm pack @iconify/json failed (exit ${pack.status})`);
+  const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
+  const tarball = join(FULL_COLLECTION_CACHE, filename.replace(/^@/, '').replace('/', '-'));
+  const untar = spawnSync('tar', ['-xzf', tarball, '-C', join(FULL_COLLECTION_CACHE, 'iconify-json')], { stdio: 'inherit' });
+  if (untar.status !== 0) throw new MissingSetError(`could not unpack ${tarball}`);
+  return unpacked;
+}

@@ -1,0 +1,208 @@
+// Writes one mapped set into the database, in one transaction: a failure anywhere leaves the
+// set exactly as it was. Icons are upserted by (set, source name), so ids and slugs survive
+// re-imports; rows are only rewritten when a value changed; icons that left the source are
+// unpublished, never deleted (ownership and links to them stay valid).
+import type { PrismaClient } from '../generated/client.ts';
+import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
+
+type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+export const BATCH_SIZE = 1000;
+
+export interface WriteProgress {
+  prefix: string;
+  iconsWritten: number;
+  iconsTotal: number;
+}
+
+export interface WriteResult {
+  setId: number;
+  iconsWritten: number;
+  unpublished: number;
+}
+
+export interface WriteSetInput {
+  set: MappedSet;
+  icons: MappedIcon[];
+  digest: string;
+  onProgress?: (progress: WriteProgress) => void;
+}
+
+export async function writeSet(prisma: PrismaClient, input: WriteSetInput): Promise<WriteResult> {
+  return prisma.$transaction(async (tx) => writeSetIn(tx, input), { timeout: 30 * 60_000, maxWait: 60_000 });
+}
+
+async function writeSetIn(tx: Transaction, { set, icons, digest, onProgress }: WriteSetInput): Promise<WriteResult> {
+  const setId = await upsertSetRow(tx, set, digest);
+  await upsertNamed(tx, 'categories', uniqueBySlug(icons.map((icon) => icon.category)));
+  await upsertNamed(tx, 'tags', uniqueBySlug(icons.flatMap((icon) => icon.tags)));
+  const slugs = await resolveSlugs(tx, setId, set.prefix, icons);
+
+  let iconsWritten = 0;
+  for (let start = 0; start < icons.length; start += BATCH_SIZE) {
+    const batch = icons.slice(start, start + BATCH_SIZE);
+    iconsWritten += await upsertIcons(tx, setId, batch, slugs);
+    await replaceTags(tx, setId, batch);
+    onProgress?.({ prefix: set.prefix, iconsWritten: start + batch.length, iconsTotal: icons.length });
+  }
+  const unpublished = await tx.$executeRawUnsafe(
+    `UPDATE icons SET published = false WHERE set_id = $1 AND published AND NOT (source_name = ANY($2::text[]))`,
+    setId,
+    icons.map((icon) => icon.sourceName),
+  );
+  return { setId, iconsWritten, unpublished };
+}
+
+async function upsertSetRow(tx: Transaction, set: MappedSet, digest: string): Promise<number> {
+  const fields = {
+    name: set.name,
+    author: set.author,
+    authorUrl: set.authorUrl,
+    licenseTitle: set.licenseTitle,
+    licenseSpdx: set.licenseSpdx,
+    licenseUrl: set.licenseUrl,
+    premium: set.premium,
+    multicolor: set.multicolor,
+    version: set.version,
+    sourceDigest: digest,
+    iconCount: set.iconCount,
+    importedAt: new Date(),
+  };
+  const row = await tx.iconSet.upsert({
+    where: { prefix: set.prefix },
+    create: { prefix: set.prefix, ...fields },
+    update: fields,
+    select: { id: true },
+  });
+  return row.id;
+}
+
+function uniqueBySlug(refs: NamedRef[]): NamedRef[] {
+  return [...new Map(refs.map((ref) => [ref.slug, ref])).values()];
+}
+
+async function upsertNamed(tx: Transaction, table: 'categories' | 'tags', refs: NamedRef[]): Promise<void> {
+  if (refs.length === 0) return;
+  // The first set to name a category or tag gives it its display name; later sets keep it.
+  await tx.$executeRawUnsafe(
+    `INSERT INTO ${table} (slug, name)
+     SELECT r.slug, r.name FROM jsonb_to_recordset($1::jsonb) AS r(slug text, name text)
+     ORDER BY r.slug
+     ON CONFLICT (slug) DO NOTHING`,
+    JSON.stringify(refs),
+  );
+}
+
+/**
+ * A slug is `<prefix>-<name>`, which two sets can produce alike (set `a` icon `b-c`, set `a-b`
+ * icon `c`). The icon that has it keeps it; a newcomer gets `<prefix>--<name>`.
+ */
+async function resolveSlugs(tx: Transaction, setId: number, prefix: string, icons: MappedIcon[]): Promise<Map<string, string>> {
+  const taken = await tx.$queryRawUnsafe<{ slug: string }[]>(
+    `SELECT slug FROM icons WHERE slug = ANY($1::text[]) AND set_id <> $2`,
+    icons.map((icon) => icon.slug),
+    setId,
+  );
+  const takenSlugs = new Set(taken.map((row) => row.slug));
+  return new Map(
+    icons.map((icon) => [icon.sourceName, takenSlugs.has(icon.slug) ? `${prefix}--${icon.sourceName}` : icon.slug]),
+  );
+}
+
+const ICON_COLUMNS = [
+  'name',
+  'category_id',
+  'category_name',
+  'style',
+  'colors',
+  'premium',
+  'downloads',
+  'popularity',
+  'published_at',
+  'published',
+  'width',
+  'height',
+  'body',
+  'keywords',
+  'tag_names',
+] as const;
+
+/** The JSON fields of one incoming icon row and their SQL types. */
+const INCOMING_ICON_FIELDS = [
+  ['slug', 'text'],
+  ['source_name', 'text'],
+  ['name', 'text'],
+  ['category_slug', 'text'],
+  ['category_name', 'text'],
+  ['style', 'text'],
+  ['colors', 'text[]'],
+  ['premium', 'boolean'],
+  ['downloads', 'integer'],
+  ['popularity', 'double precision'],
+  ['published_at', 'timestamptz'],
+  ['published', 'boolean'],
+  ['width', 'integer'],
+  ['height', 'integer'],
+  ['body', 'text'],
+  ['keywords', 'text[]'],
+  ['tag_names', 'text[]'],
+] as const;
+
+async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], slugs: Map<string, string>): Promise<number> {
+  const rows = batch.map((icon) => ({
+    slug: slugs.get(icon.sourceName),
+    source_name: icon.sourceName,
+    name: icon.name,
+    category_slug: icon.category.slug,
+    category_name: icon.category.name,
+    style: icon.style,
+    colors: icon.colors,
+    premium: icon.premium,
+    downloads: icon.downloads,
+    popularity: icon.popularity,
+    published_at: icon.publishedAt.toISOString(),
+    published: icon.published,
+    width: icon.width,
+    height: icon.height,
+    body: icon.body,
+    keywords: icon.keywords,
+    tag_names: icon.tags.map((tag) => tag.name),
+  }));
+  const assignments = ICON_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ');
+  const changed = ICON_COLUMNS.map((column) => `icons.${column}`).join(', ');
+  const incoming = ICON_COLUMNS.map((column) => `excluded.${column}`).join(', ');
+  // Rows are only rewritten when a value differs, so a re-import of unchanged data writes nothing.
+  // New rows are inserted in source order (ordinality), so a fresh import numbers ids alike.
+  return tx.$executeRawUnsafe(
+    `INSERT INTO icons (slug, set_id, source_name, ${ICON_COLUMNS.join(', ')})
+     SELECT r.slug, $1, r.source_name, r.name, c.id, r.category_name, r.style, r.colors, r.premium,
+            r.downloads, r.popularity, r.published_at, r.published, r.width, r.height, r.body,
+            r.keywords, r.tag_names
+     FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (${INCOMING_ICON_FIELDS.map(([name, type]) => `${name} ${type}`).join(', ')}))
+       WITH ORDINALITY AS r(${INCOMING_ICON_FIELDS.map(([name]) => name).join(', ')}, ordinality)
+     JOIN categories c ON c.slug = r.category_slug
+     ORDER BY r.ordinality
+     ON CONFLICT (set_id, source_name) DO UPDATE SET ${assignments}
+     WHERE (${changed}) IS DISTINCT FROM (${incoming})`,
+    setId,
+    JSON.stringify(rows),
+  );
+}
+
+async function replaceTags(tx: Transaction, setId: number, batch: MappedIcon[]): Promise<void> {
+  const links = batch.flatMap((icon) => icon.tags.map((tag) => ({ source_name: icon.sourceName, tag: tag.slug })));
+  const wanted = `SELECT i.id AS icon_id, t.id AS tag_id
+     FROM jsonb_to_recordset($2::jsonb) AS r(source_name text, tag text)
+     JOIN icons i ON i.set_id = $1 AND i.source_name = r.source_name
+     JOIN tags t ON t.slug = r.tag`;
+  const names = JSON.stringify(batch.map((icon) => ({ source_name: icon.sourceName })));
+  await tx.$executeRawUnsafe(
+    `DELETE FROM icon_tags it USING icons i, jsonb_to_recordset($2::jsonb) AS b(source_name text)
+     WHERE it.icon_id = i.id AND i.set_id = $1 AND i.source_name = b.source_name
+       AND (it.icon_id, it.tag_id) NOT IN (${wanted.replace('$2', '$3')})`,
+    setId,
+    names,
+    JSON.stringify(links),
+  );
+  await tx.$executeRawUnsafe(`INSERT INTO icon_tags (icon_id, tag_id) ${wanted} ON CONFLICT DO NOTHING`, setId, JSON.stringify(links));
+}
