@@ -1,0 +1,191 @@
+// The commands of the operator CLI, as a function of argv so tests can drive it in-process.
+// Works on the server's database: DATABASE_URL, or the embedded data directory when no
+// server holds it.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createApiKey, listApiKeys, revokeApiKey } from '../prisma/accounts/api-keys.ts';
+import { grantIcons } from '../prisma/accounts/ownership.ts';
+import { databaseOptionsFromEnv, openDatabase, type Database } from '../prisma/database.ts';
+import { applyMigrations } from '../prisma/engine/migrations.ts';
+import { importCatalogue } from '../prisma/import/demo-catalogue.ts';
+import { createProgressReporter, formatSummary } from './progress.ts';
+
+export const USAGE = `Usage: icon-catalogue <command> [options]
+
+Commands:
+  import [--all] [--force] [--set <prefix>]...
+                      Import Iconify icon sets: the demo catalogue of prisma/catalogue.yaml,
+                      or with --all every set of @iconify/json. Unchanged sets are skipped;
+                      --force re-maps them (rows are only written where something changed).
+  keys create --account <name> [--limit <requests per hour>]
+                      Create an API key (and the account if needed). The key is printed once,
+                      alone on the last line, and stored only as a hash.
+  keys list           List keys by public id (keys themselves are never shown).
+  keys revoke <key id>
+                      Revoke a key by its public id; it stops working at once.
+  grant --account <name> <icon id or slug>...
+                      Give an account ownership of premium icons.
+  migrate             Apply pending database migrations.
+  help                Show this message.
+
+Database: DATABASE_URL (postgresql://...), else the embedded PGlite directory .data/pglite
+(PGLITE_DATA_DIR overrides it).`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  isTTY: boolean;
+  stderr: NodeJS.WriteStream | undefined;
+}
+
+type Command = (args: string[], io: Io) => Promise<void>;
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals: boolean) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase(databaseOptionsFromEnv());
+  try {
+    await applyMigrations(db);
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+const commands: Record<string, Command> = {
+  async import(args, io) {
+    const { values, positionals } = parse(
+      args,
+      { all: { type: 'boolean' }, force: { type: 'boolean' }, set: { type: 'string', multiple: true } },
+      true,
+    );
+    if (positionals.length) throw new UsageError(`import takes no arguments (got "${positionals[0]}")`);
+    await withDatabase(async (db) => {
+      io.out(`Importing into ${db.location}`);
+      const progress = createProgressReporter(io.isTTY ? io.stderr : undefined, io.out);
+      const summary = await importCatalogue(db.prisma, {
+        all: values.all ?? false,
+        force: values.force ?? false,
+        only: values.set ?? [],
+        onEvent: progress,
+        log: io.out,
+      });
+      io.out(formatSummary(summary));
+    });
+  },
+
+  async keys(args, io) {
+    const [action, ...rest] = args;
+    if (action === 'create') {
+      const { values, positionals } = parse(rest, { account: { type: 'string' }, limit: { type: 'string' } }, true);
+      if (positionals.length) throw new UsageError(`keys create takes no arguments (got "${positionals[0]}")`);
+      const account = values.account?.trim();
+      if (!account) throw new UsageError('keys create needs --account <name>');
+      const limit = values.limit === undefined ? null : parsePositiveInteger(values.limit, '--limit');
+      await withDatabase(async (db) => {
+        const created = await createApiKey(db.prisma, { accountName: account, hourlyLimit: limit });
+        io.out(`Created key ${created.publicId} for account "${created.accountName}"` + (limit ? ` (limit ${limit} per hour)` : ''));
+        io.out('Store it now: it is not shown again and cannot be recovered.');
+        io.out(created.key);
+      });
+    } else if (action === 'list') {
+      if (rest.length) throw new UsageError('keys list takes no arguments');
+      await withDatabase(async (db) => {
+        const keys = await listApiKeys(db.prisma);
+        if (keys.length === 0) return io.out('No keys.');
+        io.out(['KEY ID', 'ACCOUNT', 'LIMIT/H', 'CREATED', 'LAST USED', 'STATUS'].join('\t'));
+        for (const key of keys) {
+          io.out(
+            [
+              key.publicId,
+              key.account,
+              key.hourlyLimit ?? 'default',
+              key.createdAt.toISOString(),
+              key.lastUsedAt?.toISOString() ?? '-',
+              key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active',
+            ].join('\t'),
+          );
+        }
+      });
+    } else if (action === 'revoke') {
+      const { positionals } = parse(rest, {}, true);
+      if (positionals.length !== 1) throw new UsageError('keys revoke needs exactly one <key id>');
+      await withDatabase(async (db) => {
+        const outcome = await revokeApiKey(db.prisma, positionals[0]!);
+        if (outcome === 'unknown') throw new UsageError(`No key with id "${positionals[0]}" (see: keys list)`);
+        io.out(outcome === 'revoked' ? `Revoked ${positionals[0]}.` : `${positionals[0]} was already revoked.`);
+      });
+    } else {
+      throw new UsageError(action ? `Unknown keys action "${action}" (create, list, revoke)` : 'keys needs an action: create, list or revoke');
+    }
+  },
+
+  async grant(args, io) {
+    const { values, positionals } = parse(args, { account: { type: 'string' } }, true);
+    const account = values.account?.trim();
+    if (!account) throw new UsageError('grant needs --account <name>');
+    if (positionals.length === 0) throw new UsageError('grant needs at least one <icon id or slug>');
+    await withDatabase(async (db) => {
+      const result = await grantIcons(db.prisma, account, positionals);
+      for (const icon of result.granted) {
+        io.out(`Granted ${icon.slug} (id ${icon.id}) to "${result.account}"${icon.premium ? '' : ' (note: a free icon)'}`);
+      }
+      for (const slug of result.alreadyOwned) io.out(`"${result.account}" already owns ${slug}`);
+      if (result.unknown.length) throw new Error(`Unknown icon${result.unknown.length > 1 ? 's' : ''}: ${result.unknown.join(', ')}`);
+    });
+  },
+
+  async migrate(args, io) {
+    if (args.length) throw new UsageError('migrate takes no arguments');
+    const db = await openDatabase(databaseOptionsFromEnv());
+    try {
+      const applied = await applyMigrations(db);
+      io.out(applied.length ? `Applied: ${applied.join(', ')}` : `${db.location} is up to date.`);
+    } finally {
+      await db.close();
+    }
+  },
+
+  async help(_args, io) {
+    io.out(USAGE);
+  },
+};
+
+function parsePositiveInteger(text: string, name: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${name} must be a whole number of at least 1 (got "${text}")`);
+  }
+  return Number(text);
+}
+
+/** Runs one command; returns the exit code. Never lets a stack trace reach the operator. */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    io.out(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  try {
+    if (!command) throw new UsageError(`Unknown command "${name}"`);
+    await command(args, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`error: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`error: ${(error as Error).message ?? String(error)}`);
+    if (process.env.DEBUG) io.err((error as Error).stack ?? '');
+    return 1;
+  }
+}

@@ -1,0 +1,102 @@
+// API keys: `ick_<public id>_<secret>`. Only the SHA-256 digest of the whole key is stored; the
+// public id (not secret) finds the row, and the digests are compared in constant time. The
+// secret has about 190 bits of entropy, so a fast hash is the right one: there is nothing to
+// brute-force, and verification stays cheap on every request.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { PrismaClient } from '../generated/client.ts';
+
+const KEY_PATTERN = /^ick_([a-z0-9]{10})_([A-Za-z0-9]{32})$/;
+const PUBLIC_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export interface CreatedKey {
+  /** The key itself: shown once, never stored. */
+  key: string;
+  publicId: string;
+  accountId: number;
+  accountName: string;
+  hourlyLimit: number | null;
+}
+
+export interface VerifiedKey {
+  keyId: number;
+  publicId: string;
+  accountId: number;
+  hourlyLimit: number | null;
+}
+
+export function digestKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The public id of a well-formed key, or undefined: malformed keys never reach the database. */
+export function publicIdOf(key: string): string | undefined {
+  return KEY_PATTERN.exec(key)?.[1];
+}
+
+function randomString(alphabet: string, length: number): string {
+  // Rejection sampling keeps every character uniformly likely.
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
+    }
+  }
+  return out;
+}
+
+export async function createApiKey(
+  prisma: PrismaClient,
+  { accountName, hourlyLimit }: { accountName: string; hourlyLimit?: number | null },
+): Promise<CreatedKey> {
+  const account = await prisma.account.upsert({ where: { name: accountName }, create: { name: accountName }, update: {} });
+  const publicId = randomString(PUBLIC_ALPHABET, 10);
+  const key = `ick_${publicId}_${randomString(SECRET_ALPHABET, 32)}`;
+  await prisma.apiKey.create({
+    data: { publicId, secretHash: digestKey(key), accountId: account.id, hourlyLimit: hourlyLimit ?? null },
+  });
+  return { key, publicId, accountId: account.id, accountName: account.name, hourlyLimit: hourlyLimit ?? null };
+}
+
+/** The key's record if the key is well formed, known, matches its digest and is not revoked. */
+export async function verifyApiKey(prisma: PrismaClient, presented: string): Promise<VerifiedKey | undefined> {
+  const publicId = publicIdOf(presented);
+  if (!publicId) return undefined;
+  const row = await prisma.apiKey.findUnique({
+    where: { publicId },
+    select: { id: true, secretHash: true, accountId: true, hourlyLimit: true, revokedAt: true },
+  });
+  if (!row || row.revokedAt) return undefined;
+  const expected = Buffer.from(row.secretHash, 'hex');
+  const actual = Buffer.from(digestKey(presented), 'hex');
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
+  return { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit };
+}
+
+export interface KeyListing {
+  publicId: string;
+  account: string;
+  hourlyLimit: number | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export async function listApiKeys(prisma: PrismaClient): Promise<KeyListing[]> {
+  const rows = await prisma.apiKey.findMany({
+    orderBy: { id: 'asc' },
+    select: { publicId: true, hourlyLimit: true, createdAt: true, lastUsedAt: true, revokedAt: true, account: { select: { name: true } } },
+  });
+  return rows.map(({ account, ...row }) => ({ ...row, account: account.name }));
+}
+
+/** Revokes by public id (or by the whole key). Returns false when no such key exists. */
+export async function revokeApiKey(prisma: PrismaClient, keyOrPublicId: string): Promise<'revoked' | 'already-revoked' | 'unknown'> {
+  const publicId = publicIdOf(keyOrPublicId) ?? keyOrPublicId;
+  const row = await prisma.apiKey.findUnique({ where: { publicId }, select: { revokedAt: true } });
+  if (!row) return 'unknown';
+  if (row.revokedAt) return 'already-revoked';
+  await prisma.apiKey.update({ where: { publicId }, data: { revokedAt: new Date() } });
+  return 'revoked';
+}

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyMigrations, diffMigrationsToSchema, readMigrationsList } from '../../prisma/engine/migrations.ts';
+import { createPGliteDatabase, createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+
+interface ColumnRow {
+  table_name: string;
+  column_name: string;
+  data_type: string;
+  is_nullable: string;
+  is_generated: string;
+}
+
+async function describeSchema({ db }: TestDatabase) {
+  const columns = await db.prisma.$queryRawUnsafe<ColumnRow[]>(
+    `SELECT table_name, column_name, data_type, is_nullable, is_generated FROM information_schema.columns
+     WHERE table_schema = 'public' ORDER BY table_name, column_name`,
+  );
+  const indexes = await db.prisma.$queryRawUnsafe<{ indexname: string; indexdef: string }[]>(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`,
+  );
+  return { columns, indexes };
+}
+
+const pgSkip = await postgresUnavailable();
+
+describe('migrations through the WASM schema engine', () => {
+  let pglite: TestDatabase;
+  let postgres: TestDatabase | undefined;
+
+  beforeAll(async () => {
+    pglite = await createPGliteDatabase();
+    if (!pgSkip) postgres = await createPostgresDatabase();
+  });
+  afterAll(async () => {
+    await pglite?.drop();
+    await postgres?.drop();
+  });
+
+  it('applies every migration to an empty PGlite database, once', async () => {
+    const names = (await readMigrationsList()).migrationDirectories.map((dir) => dir.path);
+    expect(names.length).toBeGreaterThan(0);
+    expect(await applyMigrations(pglite.db)).toEqual(names);
+    expect(await applyMigrations(pglite.db)).toEqual([]);
+    const recorded = await pglite.db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`,
+    );
+    expect(recorded.map((row) => row.migration_name)).toEqual(names);
+  });
+
+  it.skipIf(pgSkip)('gives PostgreSQL the same tables, columns and indexes as PGlite', async () => {
+    await applyMigrations(postgres!.db);
+    const [onPostgres, onPGlite] = await Promise.all([describeSchema(postgres!), describeSchema(pglite)]);
+    expect(onPGlite.columns.length).toBeGreaterThan(40);
+    expect(onPostgres).toEqual(onPGlite);
+    expect(onPGlite.columns).toContainEqual(
+      expect.objectContaining({ table_name: 'icons', column_name: 'search', is_generated: 'ALWAYS' }),
+    );
+  });
+
+  it('leaves no drift between the migrations and schema.prisma', async () => {
+    expect(await diffMigrationsToSchema(pglite.db)).toBe('');
+  });
+
+  it.skipIf(pgSkip)('leaves no drift on PostgreSQL either (shadow database created and dropped)', async () => {
+    expect(await diffMigrationsToSchema(postgres!.db)).toBe('');
+    const shadows = await postgres!.db.prisma.$queryRawUnsafe<{ datname: string }[]>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'prisma_shadow_%'`,
+    );
+    expect(shadows).toEqual([]);
+  });
+
+  it('fills the generated search document from name, keywords, tags and category', async () => {
+    const { prisma } = pglite.db;
+    const set = await prisma.iconSet.create({
+      data: { prefix: 't', name: 'T', author: 'a', licenseTitle: 'MIT', version: '1', sourceDigest: 'x', iconCount: 1, importedAt: new Date() },
+    });
+    const category = await prisma.category.create({ data: { slug: 'weather', name: 'Weather' } });
+    await prisma.icon.create({
+      data: {
+        slug: 't-sun', setId: set.id, sourceName: 'sun', name: 'Sun Bright', categoryId: category.id, categoryName: 'Weather',
+        style: 'outline', colors: ['monochrome'], downloads: 1, popularity: 1, publishedAt: new Date(), width: 24, height: 24,
+        body: '<path/>', keywords: ['sunny'], tagNames: ['Summer'],
+      },
+    });
+    const [row] = await prisma.$queryRawUnsafe<{ doc: string }[]>(`SELECT search::text AS doc FROM icons WHERE slug = 't-sun'`);
+    expect(row!.doc).toBe(`'bright':2A 'summer':4B 'sun':1A 'sunny':3B 'weather':5C`);
+  });
+});
