@@ -15,11 +15,11 @@ export function createProgressReporter(tty: NodeJS.WriteStream | undefined, log:
       setStarted = performance.now();
     } else if (event.type === 'progress' && tty) {
       const now = performance.now();
-      if (now - lastDraw < 100 && event.iconsWritten < event.iconsTotal) return;
+      if (now - lastDraw < 100 && event.iconsDone < event.iconsTotal) return;
       lastDraw = now;
-      const rate = event.iconsWritten / Math.max((now - setStarted) / 1000, 0.001);
+      const rate = event.iconsDone / Math.max((now - setStarted) / 1000, 0.001);
       tty.write(
-        `\r\x1b[K[${setsDone}/${setsTotal} sets] ${event.prefix}: ${number.format(event.iconsWritten)}/${number.format(event.iconsTotal)} icons, ${number.format(Math.round(rate))} icons/s`,
+        `\r\x1b[K[${setsDone}/${setsTotal} sets] ${event.prefix}: ${number.format(event.iconsDone)}/${number.format(event.iconsTotal)} icons, ${number.format(Math.round(rate))} icons/s`,
       );
     } else if (event.type === 'set-done') {
       setsDone++;

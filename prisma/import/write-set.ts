@@ -7,11 +7,31 @@ import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
 
 type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
+/** Icons per statement; a batch also ends early once its SVG bodies pass BATCH_BYTES. */
 export const BATCH_SIZE = 1000;
+/** Some sets have bodies of tens of kilobytes (fluent-emoji: 104 MB of JSON); bounding the
+ *  bytes per statement keeps the import's memory flat whatever the set. */
+export const BATCH_BYTES = 2 * 1024 * 1024;
+
+/** Consecutive slices of at most BATCH_SIZE icons and (unless one icon alone is larger) BATCH_BYTES of body. */
+export function* batches(icons: readonly MappedIcon[]): Generator<MappedIcon[]> {
+  let start = 0;
+  while (start < icons.length) {
+    let end = start;
+    let bytes = 0;
+    while (end < icons.length && end - start < BATCH_SIZE && (end === start || bytes + icons[end]!.body.length <= BATCH_BYTES)) {
+      bytes += icons[end]!.body.length;
+      end++;
+    }
+    yield icons.slice(start, end);
+    start = end;
+  }
+}
 
 export interface WriteProgress {
   prefix: string;
-  iconsWritten: number;
+  /** Icons handled so far (written, or found unchanged). */
+  iconsDone: number;
   iconsTotal: number;
 }
 
@@ -39,11 +59,12 @@ async function writeSetIn(tx: Transaction, { set, icons, digest, onProgress }: W
   const slugs = await resolveSlugs(tx, setId, set.prefix, icons);
 
   let iconsWritten = 0;
-  for (let start = 0; start < icons.length; start += BATCH_SIZE) {
-    const batch = icons.slice(start, start + BATCH_SIZE);
+  let iconsDone = 0;
+  for (const batch of batches(icons)) {
     iconsWritten += await upsertIcons(tx, setId, batch, slugs);
     await replaceTags(tx, setId, batch);
-    onProgress?.({ prefix: set.prefix, iconsWritten: start + batch.length, iconsTotal: icons.length });
+    iconsDone += batch.length;
+    onProgress?.({ prefix: set.prefix, iconsDone, iconsTotal: icons.length });
   }
   const unpublished = await tx.$executeRawUnsafe(
     `UPDATE icons SET published = false WHERE set_id = $1 AND published AND NOT (source_name = ANY($2::text[]))`,
