@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadCatalogueConfig, parseCatalogueConfig } from '../../prisma/import/catalogue-config.ts';
+
+describe('catalogue config', () => {
+  it('loads the bundled demo catalogue: five sets, at least one premium, one multicolor-only set', async () => {
+    const config = await loadCatalogueConfig();
+    expect(config.sets.length).toBeGreaterThanOrEqual(5);
+    expect(config.sets.some((set) => set.premium)).toBe(true);
+    expect(config.sets.some((set) => !set.premium)).toBe(true);
+  });
+
+  it('fills defaults', () => {
+    expect(parseCatalogueConfig('sets: [{prefix: mdi}]', 'x.yaml')).toEqual({ sets: [{ prefix: 'mdi', premium: false }] });
+  });
+
+  it.each([
+    ['sets: []', 'sets: must list at least one set'],
+    ['sets: [{prefix: "Bad Prefix"}]', 'sets[0].prefix: must be an Iconify prefix'],
+    ['sets: [{prefix: mdi, premium: "yes"}]', 'sets[0].premium'],
+    ['sets: [{prefix: mdi, colour: red}]', 'sets[0]'],
+    ['sets: [{prefix: mdi}, {prefix: mdi}]', 'sets[1].prefix: "mdi" is listed twice'],
+    ['sets: [{prefix: mdi}]\nextra: 1', 'extra'],
+    ['sets: [{prefix: mdi', 'not valid YAML'],
+  ])('rejects %j, naming the key', (text, message) => {
+    expect(() => parseCatalogueConfig(text, 'catalogue.yaml')).toThrow(ConfigError);
+    expect(() => parseCatalogueConfig(text, 'catalogue.yaml')).toThrow(message);
+  });
+});
