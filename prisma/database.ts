@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -24,10 +24,16 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Connection pool size for a server (ignored by PGlite, which is one connection). */
   poolSize?: number | undefined;
+  /** PGlite only: start from this dumped data directory (a tarball from `dumpDataDir`). */
+  loadDataDir?: Blob | undefined;
+  /** Called with the SQL of every statement the Prisma client sends (tests count them). */
+  onQuery?: ((sql: string) => void) | undefined;
 }
 
 export interface Database {
   kind: 'postgres' | 'pglite';
+  /** PGlite only: the embedded database as a tarball (tests copy a prepared catalogue with it). */
+  dump?: () => Promise<Blob>;
   /** Where the data lives, safe to print (no password). */
   location: string;
   prisma: PrismaClient;
@@ -45,7 +51,16 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Da
 }
 
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPGlite(options.dataDir ?? DEFAULT_DATA_DIR);
+  return options.url
+    ? openPostgres(options.url, options.poolSize ?? 10, options.onQuery)
+    : openPGlite(options.dataDir ?? DEFAULT_DATA_DIR, options.loadDataDir, options.onQuery);
+}
+
+function createClient(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', (event) => onQuery(event.query));
+  return prisma;
 }
 
 export function redactUrl(url: string): string {
@@ -58,12 +73,12 @@ export function redactUrl(url: string): string {
   }
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, onQuery?: (sql: string) => void): Promise<Database> {
   // Parsed into fields rather than passed as `connectionString`: adapter-pg opens its shadow
   // database by overriding `database`, which a connection string would silently win over.
   const config: pg.PoolConfig = { ...parseIntoClientConfig(url), max: poolSize, connectionTimeoutMillis: 5_000 };
   const factory = new PrismaPg(config);
-  const prisma = new PrismaClient({ adapter: factory });
+  const prisma = createClient(factory, onQuery);
   return {
     kind: 'postgres',
     location: redactUrl(url),
@@ -78,13 +93,13 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: string) => void): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   let lock: DirectoryLock | undefined;
   if (!inMemory) lock = await acquireDirectoryLock(dataDir);
   try {
-    const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+    const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+    const prisma = createClient(new PrismaPGlite(client), onQuery);
     const migrationAdapter: SqlMigrationAwareDriverAdapterFactory = {
       adapterName: 'pglite',
       provider: 'postgres',
@@ -102,6 +117,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
       location: inMemory ? dataDir : resolve(dataDir),
       prisma,
       migrationAdapter,
+      dump: () => client.dumpDataDir('none'),
       async close() {
         await prisma.$disconnect();
         await client.close();

@@ -161,7 +161,7 @@ export function rgbToHsl(r: number, g: number, b: number): { h: number; s: numbe
 }
 
 /**
- * Classifies an HSL colour into the hue vocabulary. Thresholds (documented in MAPPING.md):
+ * Classifies an HSL colour into the hue vocabulary. Thresholds (documented in the README ("Data: how an Iconify set becomes catalogue rows")):
  * - near-greys (s < 0.15): l < 0.20 black, l > 0.90 white, otherwise gray;
  * - any colour with l < 0.12 is black, l > 0.94 white;
  * - hue bands: red [345, 15), orange [15, 45), yellow [45, 70), green [70, 170),

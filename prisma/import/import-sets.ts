@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/client.ts';
 import { mapIconSet, MAPPING_VERSION, type SetOptions } from './map-set.ts';
+import { refreshSearchData } from './refresh-search.ts';
 import type { SetFile } from './sources.ts';
 import { writeSet, type WriteProgress } from './write-set.ts';
 
@@ -45,6 +46,8 @@ export async function importSets(prisma: PrismaClient, files: readonly SetFile[]
     sets.push(result);
     options.onEvent?.({ type: 'set-done', result });
   }
+  // After the sets' own transactions: the search vocabulary and planner statistics.
+  if (sets.some((set) => set.status === 'imported')) await refreshSearchData(prisma);
   return {
     sets,
     icons: sets.reduce((sum, set) => sum + set.icons, 0),

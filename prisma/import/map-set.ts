@@ -1,6 +1,6 @@
 // Pure mapping step of the importer: one parsed Iconify icon set -> plain catalogue rows.
 // No I/O and no clock: the same source and options always give deep-equal output.
-// The rules are documented in MAPPING.md; bump MAPPING_VERSION whenever they change.
+// The rules are documented in the README ("Data: how an Iconify set becomes catalogue rows"); bump MAPPING_VERSION whenever they change.
 
 import { bodyHues } from './colors.ts';
 import { deriveStats, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';

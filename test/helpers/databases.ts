@@ -3,8 +3,10 @@
 // Under CI=true an unreachable server fails the suite; elsewhere the PostgreSQL cases skip
 // with a printed reason.
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../prisma/database.ts';
+import { inject } from 'vitest';
+import { openDatabase, type Database, type DatabaseOptions } from '../../prisma/database.ts';
 
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
@@ -47,13 +49,25 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database on the PostgreSQL server, dropped by `drop()`. */
-export async function createPostgresDatabase(): Promise<TestDatabase> {
+type ExtraOptions = Pick<DatabaseOptions, 'onQuery'>;
+
+/** A new database on the PostgreSQL server (empty, or a copy of a template), dropped by `drop()`. */
+export async function createPostgresDatabase(options: ExtraOptions & { template?: string } = {}): Promise<TestDatabase> {
   const name = `icon_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  await admin((client) => client.query(`CREATE DATABASE "${name}"`));
+  const create = `CREATE DATABASE "${name}"${options.template ? ` TEMPLATE "${options.template}"` : ''}`;
+  // Copies of one template made at the same moment can collide ("being accessed by other users").
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin((client) => client.query(create));
+      break;
+    } catch (error) {
+      if (attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 4 });
+  const db = await openDatabase({ url: url.toString(), poolSize: 4, onQuery: options.onQuery });
   return {
     db,
     url: url.toString(),
@@ -64,12 +78,28 @@ export async function createPostgresDatabase(): Promise<TestDatabase> {
   };
 }
 
-export async function createPGliteDatabase(): Promise<TestDatabase> {
-  const db = await openDatabase({ dataDir: 'memory://' });
+export async function createPGliteDatabase(options: ExtraOptions & { loadDataDir?: Blob } = {}): Promise<TestDatabase> {
+  const db = await openDatabase({ dataDir: 'memory://', ...options });
   return { db, drop: () => db.close() };
 }
 
 export const DATABASE_KINDS = [
-  { kind: 'pglite', create: createPGliteDatabase },
-  { kind: 'postgres', create: createPostgresDatabase },
+  { kind: 'pglite', create: () => createPGliteDatabase() },
+  { kind: 'postgres', create: () => createPostgresDatabase() },
 ] as const;
+
+/**
+ * A copy of the demo catalogue (migrated and imported once per run by test/global-setup.ts),
+ * for suites that read it. Each call gives an independent database.
+ */
+export async function createCatalogueCopy(kind: 'pglite' | 'postgres', options: ExtraOptions = {}): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    const dump = new Blob([await readFile(inject('catalogueDump'))]);
+    return createPGliteDatabase({ ...options, loadDataDir: dump });
+  }
+  const template = inject('catalogueTemplate');
+  if (!template) throw new Error('no PostgreSQL catalogue template (PostgreSQL unreachable)');
+  return createPostgresDatabase({ ...options, template });
+}
+
+export const CATALOGUE_KINDS = ['pglite', 'postgres'] as const;

@@ -1,0 +1,54 @@
+// The filters and sorts shared by `icons` and `search`, as SQL over `icons i`. One place, so
+// a list and a search with the same filter always agree.
+import { Prisma } from '../../prisma/generated/client.ts';
+
+export const SORT_KEYS = ['popular', 'newest', 'downloads', 'az'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export const LICENSES = ['free', 'premium'] as const;
+export type License = (typeof LICENSES)[number];
+
+export interface IconFilter {
+  /** Category slug. */
+  category?: string | null;
+  /** Tag slug. */
+  tag?: string | null;
+  style?: string | null;
+  /** `monochrome`, `multicolor` or a colour name such as `red`. */
+  color?: string | null;
+  license?: License | null;
+}
+
+/** Published icons matching every given filter. Unknown values simply match nothing. */
+export function filterCondition(filter: IconFilter = {}): Prisma.Sql {
+  const conditions = [Prisma.sql`i.published`];
+  if (filter.category != null) conditions.push(Prisma.sql`i.category_id = (SELECT id FROM categories WHERE slug = ${filter.category})`);
+  if (filter.tag != null) {
+    conditions.push(Prisma.sql`i.id IN (SELECT it.icon_id FROM icon_tags it WHERE it.tag_id = (SELECT id FROM tags WHERE slug = ${filter.tag}))`);
+  }
+  if (filter.style != null) conditions.push(Prisma.sql`i.style = ${filter.style}`);
+  if (filter.color != null) conditions.push(Prisma.sql`i.colors @> ARRAY[${filter.color}]::text[]`);
+  if (filter.license != null) conditions.push(Prisma.sql`i.premium = ${filter.license === 'premium'}`);
+  return Prisma.join(conditions, ' AND ');
+}
+
+/** ORDER BY terms of each sort; every order ends on the id so pages never overlap. */
+export const SORT_ORDER: Record<SortKey, Prisma.Sql> = {
+  popular: Prisma.sql`i.popularity DESC, i.id ASC`,
+  newest: Prisma.sql`i.published_at DESC, i.id ASC`,
+  downloads: Prisma.sql`i.downloads DESC, i.id ASC`,
+  az: Prisma.sql`i.name ASC, i.id ASC`,
+};
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export interface IdPage {
+  ids: number[];
+  total: number;
+}
+
+export function offsetOf({ page, perPage }: PageRequest): number {
+  return (page - 1) * perPage;
+}

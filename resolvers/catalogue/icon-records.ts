@@ -1,0 +1,135 @@
+// Loading icons for a page: one statement for the rows of a whole page (set and category
+// joined in), and batched loaders for what only some queries ask for (tags, SVG bodies,
+// ownership), so a page of 100 icons with tags is a fixed handful of statements.
+import DataLoader from 'dataloader';
+import type { Icon, IconSet, PrismaClient } from '../../prisma/generated/client.ts';
+import { Prisma } from '../../prisma/generated/client.ts';
+
+/** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
+export type IconRecord = Pick<
+  Icon,
+  'id' | 'slug' | 'sourceName' | 'name' | 'categoryName' | 'style' | 'colors' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'keywords'
+> & {
+  categorySlug: string;
+  set: Pick<IconSet, 'prefix' | 'name' | 'author' | 'authorUrl' | 'licenseTitle' | 'licenseSpdx' | 'licenseUrl' | 'premium'>;
+};
+
+interface IconRow {
+  id: number;
+  slug: string;
+  source_name: string;
+  name: string;
+  category_name: string;
+  category_slug: string;
+  style: string;
+  colors: string[] | null;
+  premium: boolean;
+  downloads: number;
+  popularity: number;
+  published_at: Date;
+  width: number;
+  height: number;
+  keywords: string[] | null;
+  set_prefix: string;
+  set_name: string;
+  set_author: string;
+  set_author_url: string | null;
+  set_license_title: string;
+  set_license_spdx: string | null;
+  set_license_url: string | null;
+  set_premium: boolean;
+}
+
+const ICON_SELECT = Prisma.sql`
+  SELECT i.id, i.slug, i.source_name, i.name, i.category_name, c.slug AS category_slug, i.style, i.colors,
+         i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords,
+         s.prefix AS set_prefix, s.name AS set_name, s.author AS set_author, s.author_url AS set_author_url,
+         s.license_title AS set_license_title, s.license_spdx AS set_license_spdx,
+         s.license_url AS set_license_url, s.premium AS set_premium
+  FROM icons i JOIN categories c ON c.id = i.category_id JOIN icon_sets s ON s.id = i.set_id`;
+
+function toRecord(row: IconRow): IconRecord {
+  return {
+    id: row.id,
+    slug: row.slug,
+    sourceName: row.source_name,
+    name: row.name,
+    categoryName: row.category_name,
+    categorySlug: row.category_slug,
+    style: row.style,
+    colors: row.colors ?? [],
+    premium: row.premium,
+    downloads: row.downloads,
+    popularity: row.popularity,
+    publishedAt: row.published_at,
+    width: row.width,
+    height: row.height,
+    keywords: row.keywords ?? [],
+    set: {
+      prefix: row.set_prefix,
+      name: row.set_name,
+      author: row.set_author,
+      authorUrl: row.set_author_url,
+      licenseTitle: row.set_license_title,
+      licenseSpdx: row.set_license_spdx,
+      licenseUrl: row.set_license_url,
+      premium: row.set_premium,
+    },
+  };
+}
+
+/** Published icons by id, in the order of `ids` (ids that are not published are left out). */
+export async function loadIconsInOrder(prisma: PrismaClient, ids: readonly number[]): Promise<IconRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await prisma.$queryRaw<IconRow[]>(Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${[...ids]}::int[]) AND i.published`);
+  const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** One published icon by numeric id or slug. */
+export async function loadIconByRef(prisma: PrismaClient, ref: string): Promise<IconRecord | undefined> {
+  const condition = /^\d{1,9}$/.test(ref) ? Prisma.sql`i.id = ${Number(ref)}` : Prisma.sql`i.slug = ${ref}`;
+  const [row] = await prisma.$queryRaw<IconRow[]>(Prisma.sql`${ICON_SELECT} WHERE ${condition} AND i.published`);
+  return row && toRecord(row);
+}
+
+export interface TagRecord {
+  slug: string;
+  name: string;
+  tagId: number;
+}
+
+export function createIconLoaders(prisma: PrismaClient) {
+  return {
+    tags: new DataLoader<number, TagRecord[]>(async (iconIds) => {
+      const rows = await prisma.$queryRaw<{ icon_id: number; tag_id: number; slug: string; name: string }[]>(
+        Prisma.sql`SELECT it.icon_id, t.id AS tag_id, t.slug, t.name FROM icon_tags it JOIN tags t ON t.id = it.tag_id
+                   WHERE it.icon_id = ANY(${[...iconIds]}::int[]) ORDER BY t.name, t.slug`,
+      );
+      const byIcon = new Map<number, TagRecord[]>();
+      for (const row of rows) {
+        const list = byIcon.get(row.icon_id) ?? [];
+        list.push({ slug: row.slug, name: row.name, tagId: row.tag_id });
+        byIcon.set(row.icon_id, list);
+      }
+      return iconIds.map((id) => byIcon.get(id) ?? []);
+    }),
+    tagIconCounts: new DataLoader<number, number>(async (tagIds) => {
+      const rows = await prisma.$queryRaw<{ tag_id: number; n: bigint }[]>(
+        Prisma.sql`SELECT it.tag_id, count(*) AS n FROM icon_tags it JOIN icons i ON i.id = it.icon_id AND i.published
+                   WHERE it.tag_id = ANY(${[...tagIds]}::int[]) GROUP BY it.tag_id`,
+      );
+      const counts = new Map(rows.map((row) => [row.tag_id, Number(row.n)]));
+      return tagIds.map((id) => counts.get(id) ?? 0);
+    }),
+    bodies: new DataLoader<number, string>(async (iconIds) => {
+      const rows = await prisma.$queryRaw<{ id: number; body: string }[]>(
+        Prisma.sql`SELECT id, body FROM icons WHERE id = ANY(${[...iconIds]}::int[])`,
+      );
+      const bodies = new Map(rows.map((row) => [row.id, row.body]));
+      return iconIds.map((id) => bodies.get(id) ?? new Error(`icon ${id} has no body`));
+    }),
+  };
+}
+
+export type IconLoaders = ReturnType<typeof createIconLoaders>;

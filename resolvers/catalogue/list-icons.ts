@@ -1,0 +1,21 @@
+// `icons`: a filtered, sorted page of icon ids plus the total, in two statements that a
+// PostgreSQL pool runs side by side.
+import type { PrismaClient } from '../../prisma/generated/client.ts';
+import { Prisma } from '../../prisma/generated/client.ts';
+import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey } from './filters.ts';
+
+export interface ListRequest extends PageRequest {
+  filter?: IconFilter;
+  sort: SortKey;
+}
+
+export async function listIconIds(prisma: PrismaClient, request: ListRequest): Promise<IdPage> {
+  const where = filterCondition(request.filter);
+  const [rows, [count]] = await Promise.all([
+    prisma.$queryRaw<{ id: number }[]>(
+      Prisma.sql`SELECT i.id FROM icons i WHERE ${where} ORDER BY ${SORT_ORDER[request.sort]} LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`,
+    ),
+    prisma.$queryRaw<{ total: bigint }[]>(Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`),
+  ]);
+  return { ids: rows.map((row) => row.id), total: Number(count?.total ?? 0) };
+}

@@ -1,0 +1,128 @@
+// Step 5 of a search: the two statements, a page of ids and the total, which searchIconIds
+// runs side by side (as list-icons.ts does).
+//
+// An icon matches when its search document matches q.matching (every token; a short token as a
+// whole word, a longer one as a word prefix; a misspelt one through its corrections), or, for a
+// phrase of 3+ characters with a short token, its lower-cased name starts with the phrase
+// (`arrow l`) or with the corrected phrase. Index use: GIN icons_search_idx for the document,
+// btree icons_search_name_idx for name prefixes (both partial, on published icons; BitmapOr).
+//
+// Ranking every match is what costs (about 2 µs an icon: fetch, tier, sort), and a common word
+// matches 10,000 icons of the full catalogue. So the relevance page is built from segments in
+// tier order, each computed only when the ones before it hold fewer rows than the page needs
+// (offset + perPage); the gate is an uncorrelated subquery, which PostgreSQL evaluates once and
+// uses to skip the segment's scan altogether:
+//   head        tiers 1-2   names starting with the phrase (a range of the name index)
+//   words       tiers 3-5   the other icons matching the tokens as typed
+//   fixed_head  tiers 6-7   names starting with the corrected phrase
+//   fixed_rest  tiers 8-10  the other icons matching only with corrections
+// `home`: "Home" and "Home ..." fill the first pages, and the 3,800 other matches are never
+// ranked. The name segments read only the name index (it includes name, popularity and id):
+// an index-only scan, unless a filter needs the table. The total is a plain count.
+import { Prisma } from '../../../prisma/generated/client.ts';
+import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type PageRequest, type SortKey } from '../filters.ts';
+import { matchesAsPrefix } from './parse-query.ts';
+import type { SearchPlan } from './plan.ts';
+import { queryRow } from './query-row.ts';
+import { correctedPrefixTier, correctedTier, namePrefixTier, RELEVANCE_ORDER, wordsTier } from './rank.ts';
+
+export interface SearchPageQuery extends PageRequest {
+  filter?: IconFilter | undefined;
+  /** null/undefined: relevance. */
+  sort?: SortKey | null | undefined;
+}
+
+/** The conditions on `icons i` (with `q`) that the segments combine. */
+function conditions(plan: SearchPlan) {
+  return {
+    // lower(i.name) exactly as in icons_search_name_idx, so LIKE 'prefix%' is a range scan of it.
+    namePrefix: Prisma.sql`lower(i.name) LIKE ${plan.namePrefix}`,
+    // Range form: the bound comes from q, and a LIKE pattern must be a constant to use an index.
+    fixedPrefix: Prisma.sql`(lower(i.name) ~>=~ q.fixed_phrase AND lower(i.name) ~<~ (q.fixed_phrase || chr(1114111)))`,
+    typed: Prisma.sql`i.search @@ ${plan.all.any}::tsquery`,
+    matching: Prisma.sql`i.search @@ q.matching`,
+  };
+}
+
+/**
+ * The matches as disjoint parts, each a condition one index answers (an OR of them would
+ * leave the planner to guess, and with q's values unknown to it, it may scan the table):
+ * the document matching q, then (with a short token) names starting with the phrase, then
+ * names starting with the corrected phrase.
+ */
+function matchParts(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sql[] {
+  const c = conditions(plan);
+  const where = filterCondition(filter);
+  const parts = [Prisma.sql`${c.matching} AND ${where}`];
+  if (plan.matchNamePrefix) {
+    parts.push(Prisma.sql`${c.namePrefix} AND NOT (${c.matching}) AND ${where}`);
+    if (plan.variants.length > 0) parts.push(Prisma.sql`${c.fixedPrefix} AND NOT ${c.namePrefix} AND NOT (${c.matching}) AND ${where}`);
+  }
+  return parts;
+}
+
+/** Rows `{ id }`: one page. */
+export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prisma.Sql {
+  if (request.sort) {
+    const matched = matchParts(plan, request.filter).map(
+      (part) => Prisma.sql`SELECT i.id, i.name, i.popularity, i.published_at, i.downloads FROM q CROSS JOIN icons i WHERE ${part}`,
+    );
+    return Prisma.sql`WITH ${queryRow(plan)}
+      SELECT i.id FROM (${Prisma.join(matched, ' UNION ALL ')}) i
+      ORDER BY ${SORT_ORDER[request.sort]}
+      LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`;
+  }
+  const where = filterCondition(request.filter);
+  const needed = offsetOf(request) + request.perPage;
+  const c = conditions(plan);
+  // Each segment keeps only its best `needed` rows (its count still tells the next gate whether
+  // it had fewer than that).
+  const segment = (name: string, tier: Prisma.Sql, from: Prisma.Sql, condition: Prisma.Sql) =>
+    Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (
+      SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tier} AS tier FROM ${from} WHERE ${condition} AND ${where}) s
+      ORDER BY ${RELEVANCE_ORDER} LIMIT ${needed}
+    )`;
+  const countOf = (names: string[]) => Prisma.join(names.map((name) => Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(name)})`), ' + ');
+  const icons = Prisma.sql`icons i`;
+  const withQ = Prisma.sql`q CROSS JOIN icons i`;
+  // A name starting with the phrase matches by itself, unless the phrase is too short for that
+  // (`up`: "Upload" does not match, "Up Arrow" does).
+  const headMatches = plan.matchNamePrefix || plan.tokens.every(matchesAsPrefix) ? Prisma.sql`TRUE` : c.typed;
+  const segments = [
+    segment('head', namePrefixTier(plan), icons, Prisma.sql`${c.namePrefix} AND ${headMatches}`),
+    segment('words', wordsTier(plan), icons, Prisma.sql`${countOf(['head'])} < ${needed} AND ${c.typed} AND NOT ${c.namePrefix}`),
+  ];
+  const names = ['head', 'words'];
+  if (plan.variants.length > 0) {
+    const corrected = Prisma.sql`(SELECT fixed_phrase FROM q) IS NOT NULL`;
+    segments.push(
+      segment(
+        'fixed_head',
+        correctedPrefixTier(),
+        withQ,
+        Prisma.sql`${corrected} AND ${countOf(['head', 'words'])} < ${needed}
+          AND ${c.fixedPrefix} AND NOT ${c.namePrefix} AND i.id NOT IN (SELECT id FROM words)`,
+      ),
+      segment(
+        'fixed_rest',
+        correctedTier(),
+        withQ,
+        Prisma.sql`${corrected} AND ${countOf(['head', 'words', 'fixed_head'])} < ${needed}
+          AND ${c.matching} AND NOT ${c.typed} AND NOT ${c.namePrefix} AND NOT ${c.fixedPrefix}`,
+      ),
+    );
+    names.push('fixed_head', 'fixed_rest');
+  }
+  const ranked = Prisma.join(names.map((name) => Prisma.sql`SELECT * FROM ${Prisma.raw(name)}`), ' UNION ALL ');
+  return Prisma.sql`WITH ${queryRow(plan)}, ${Prisma.join(segments, ', ')}
+    SELECT s.id FROM (${ranked}) s
+    ORDER BY ${RELEVANCE_ORDER}
+    LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`;
+}
+
+/** One row `{ total }`: the sum of the parts' counts (they are disjoint). */
+export function searchCountSql(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sql {
+  const counts = matchParts(plan, filter).map((part) => Prisma.sql`(SELECT count(*) FROM q CROSS JOIN icons i WHERE ${part})`);
+  return Prisma.sql`WITH ${queryRow(plan)}
+    SELECT (${Prisma.join(counts, ' + ')})::integer AS total`;
+}

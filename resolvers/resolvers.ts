@@ -1,0 +1,85 @@
+// The resolvers: argument rules, then the catalogue modules. No HTTP, no SQL of their own.
+import type { IResolvers } from '@graphql-tools/utils';
+import { pageRequest, iconFilter, locale, searchText, sortKey, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
+import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
+import { loadIconByRef, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
+import type { IdPage } from './catalogue/filters.ts';
+import { listIconIds } from './catalogue/list-icons.ts';
+import { searchIconIds } from './catalogue/search/index.ts';
+import type { CatalogueContext } from './context.ts';
+import { mayReceiveMarkup } from './entitlements.ts';
+import { catalogueError } from './errors.ts';
+import { requestState } from './request-state.ts';
+import { svgMarkup } from './svg.ts';
+import { fillTemplate } from './urls.ts';
+
+interface ListArgs extends PageArgs {
+  filter?: GraphQLFilter | null;
+  sort?: GraphQLSort | null;
+}
+
+interface SearchArgs extends ListArgs {
+  q: string;
+}
+
+async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page, perPage }: { page: number; perPage: number }) {
+  return {
+    data: await loadIconsInOrder(context.prisma, ids),
+    meta: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
+  };
+}
+
+export const resolvers: IResolvers<unknown, CatalogueContext> = {
+  Query: {
+    async icons(_root, args: ListArgs, context) {
+      const paging = pageRequest(args);
+      const ids = await listIconIds(context.prisma, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
+      return toPage(context, ids, paging);
+    },
+    async search(_root, args: SearchArgs, context) {
+      const q = searchText(args.q);
+      const paging = pageRequest(args);
+      const ids = await searchIconIds(context.prisma, { ...paging, q, filter: iconFilter(args.filter), sort: sortKey(args.sort) });
+      return toPage(context, ids, paging);
+    },
+    async icon(_root, { ref }: { ref: string }, context) {
+      const icon = await loadIconByRef(context.prisma, ref);
+      if (!icon) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
+      if (!(await mayReceiveMarkup(icon, requestState(context).ownership))) {
+        throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon that your account does not own`);
+      }
+      return icon;
+    },
+    categories: (_root, _args, context) => listCategories(context.prisma),
+    tags: (_root, _args, context) => listTags(context.prisma),
+  },
+
+  Icon: {
+    category: (icon: IconRecord) => icon.categoryName,
+    license: (icon: IconRecord) => icon.set.licenseTitle,
+    licenseUrl: (icon: IconRecord) => icon.set.licenseUrl,
+    publishedAt: (icon: IconRecord) => icon.publishedAt.toISOString(),
+    tags: (icon: IconRecord, _args, context) => requestState(context).tags.load(icon.id),
+    svgUrl: (icon: IconRecord, _args, context) =>
+      fillTemplate(context.urls.svgUrl, { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName }),
+    url: (icon: IconRecord, args: { locale?: string | null }, context) =>
+      fillTemplate(context.urls.pageUrl, {
+        id: icon.id,
+        slug: icon.slug,
+        prefix: icon.set.prefix,
+        name: icon.sourceName,
+        locale: locale(args.locale, context.urls.defaultLocale),
+      }),
+    async svg(icon: IconRecord, args: { includeOwnedPremium?: boolean | null }, context) {
+      const state = requestState(context);
+      if (icon.premium && args.includeOwnedPremium === false) return null;
+      if (!(await mayReceiveMarkup(icon, state.ownership))) return null;
+      return svgMarkup(await state.bodies.load(icon.id), icon.width, icon.height);
+    },
+  },
+
+  Tag: {
+    iconCount: (tag: TagRecord | TagWithCount, _args, context) =>
+      'iconCount' in tag ? tag.iconCount : requestState(context).tagIconCounts.load(tag.tagId),
+  },
+};

@@ -1,0 +1,255 @@
+// The GraphQL layer on the demo catalogue, on PGlite and PostgreSQL: every filter and sort
+// against an independent computation (Prisma's query builder, not our SQL), pagination that
+// covers each match exactly once, the premium rule on every path, bounded statement counts,
+// and errors with codes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Prisma } from '../../prisma/generated/client.ts';
+import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+import { dataOf, errorCodes, executor } from '../helpers/graphql.ts';
+
+const pgSkip = await postgresUnavailable();
+
+interface IconItem {
+  id: number;
+  slug: string;
+  premium: boolean;
+  svg?: string | null;
+}
+interface Page {
+  data: IconItem[];
+  meta: { page: number; perPage: number; total: number; totalPages: number };
+}
+
+const LIST = `query List($filter: IconFilter, $page: Int, $perPage: Int, $sort: IconSort) {
+  icons(filter: $filter, page: $page, perPage: $perPage, sort: $sort) { data { id slug premium } meta { page perPage total totalPages } }
+}`;
+
+const ORDER_BY: Record<string, Prisma.IconOrderByWithRelationInput[]> = {
+  POPULAR: [{ popularity: 'desc' }, { id: 'asc' }],
+  NEWEST: [{ publishedAt: 'desc' }, { id: 'asc' }],
+  DOWNLOADS: [{ downloads: 'desc' }, { id: 'asc' }],
+  AZ: [{ name: 'asc' }, { id: 'asc' }],
+};
+
+function whereOf(filter: Record<string, string>): Prisma.IconWhereInput {
+  return {
+    published: true,
+    ...(filter.category ? { category: { slug: filter.category } } : {}),
+    ...(filter.tag ? { tags: { some: { tag: { slug: filter.tag } } } } : {}),
+    ...(filter.style ? { style: filter.style } : {}),
+    ...(filter.color ? { colors: { has: filter.color } } : {}),
+    ...(filter.license ? { premium: filter.license === 'PREMIUM' } : {}),
+  };
+}
+
+describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
+  const skip = kind === 'postgres' && Boolean(pgSkip);
+  let database: TestDatabase;
+  let run: ReturnType<typeof executor>;
+  const statements: string[] = [];
+  let owner: { accountId: number };
+  let stranger: { accountId: number };
+  let ownedSlug: string;
+  let unownedSlug: string;
+
+  beforeAll(async () => {
+    if (skip) return;
+    database = await createCatalogueCopy(kind, { onQuery: (sql) => statements.push(sql) });
+    run = executor(database.db.prisma);
+    const { prisma } = database.db;
+    const premium = await prisma.icon.findMany({ where: { premium: true, published: true }, orderBy: { id: 'asc' }, take: 2 });
+    ownedSlug = premium[0]!.slug;
+    unownedSlug = premium[1]!.slug;
+    const ownerAccount = await prisma.account.create({ data: { name: 'owner', ownership: { create: { iconId: premium[0]!.id } } } });
+    const strangerAccount = await prisma.account.create({ data: { name: 'stranger' } });
+    owner = { accountId: ownerAccount.id };
+    stranger = { accountId: strangerAccount.id };
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const filters: Record<string, string>[] = [
+    {},
+    { style: 'bold' },
+    { color: 'red' },
+    { license: 'PREMIUM', style: 'duotone' },
+    { license: 'FREE', color: 'multicolor' },
+    { category: 'arrows' },
+    { tag: 'weather' },
+    { category: 'animals-nature', color: 'brown' },
+  ];
+
+  it.skipIf(skip).each(filters.flatMap((filter) => Object.keys(ORDER_BY).map((sort) => ({ filter, sort }))))(
+    'filter $filter sorted $sort gives the pages and totals an independent query gives',
+    async ({ filter, sort }) => {
+      const { prisma } = database.db;
+      const where = whereOf(filter);
+      const total = await prisma.icon.count({ where });
+      if (Object.keys(filter).length) expect(total).toBeGreaterThan(0);
+      for (const page of [1, 2, Math.max(1, Math.ceil(total / 50))]) {
+        const result = dataOf(await run<{ icons: Page }>(LIST, { filter, sort, page, perPage: 50 }));
+        const expected = await prisma.icon.findMany({ where, orderBy: ORDER_BY[sort], skip: (page - 1) * 50, take: 50, select: { id: true } });
+        expect(result.icons.data.map((icon) => icon.id)).toEqual(expected.map((icon) => icon.id));
+        expect(result.icons.meta).toEqual({ page, perPage: 50, total, totalPages: Math.ceil(total / 50) });
+      }
+    },
+  );
+
+  it.skipIf(skip)('covers every matching icon exactly once across pages', async () => {
+    const filter = { style: 'bold' };
+    const seen: number[] = [];
+    const first = dataOf(await run<{ icons: Page }>(LIST, { filter, perPage: 100, sort: 'AZ' }));
+    for (let page = 1; page <= first.icons.meta.totalPages; page++) {
+      const result = dataOf(await run<{ icons: Page }>(LIST, { filter, perPage: 100, page, sort: 'AZ' }));
+      seen.push(...result.icons.data.map((icon) => icon.id));
+    }
+    const expected = await database.db.prisma.icon.findMany({ where: whereOf(filter), select: { id: true } });
+    expect(seen.length).toBe(expected.length);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort((a, b) => a - b)).toEqual(expected.map((icon) => icon.id).sort((a, b) => a - b));
+  });
+
+  it.skipIf(skip)('answers a page past the last with no data and the true meta; unknown filters match nothing', async () => {
+    const past = dataOf(await run<{ icons: Page }>(LIST, { filter: { style: 'bold' }, page: 10_000, perPage: 100 }));
+    expect(past.icons.data).toEqual([]);
+    expect(past.icons.meta.total).toBeGreaterThan(0);
+    const none = dataOf(await run<{ icons: Page }>(LIST, { filter: { category: 'no-such-category' } }));
+    expect(none.icons).toEqual({ data: [], meta: { page: 1, perPage: 24, total: 0, totalPages: 0 } });
+  });
+
+  describe('premium markup', () => {
+    const SINGLE = `query One($ref: ID!) { icon(ref: $ref) { slug premium svg } }`;
+
+    it.skipIf(skip)('is released to the owner of a single icon, and refused with FORBIDDEN to others', async () => {
+      const mine = dataOf(await run<{ icon: IconItem }>(SINGLE, { ref: ownedSlug }, owner));
+      expect(mine.icon.svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg".*<\/svg>$/s);
+      for (const viewer of [stranger, null]) {
+        const refused = await run(SINGLE, { ref: ownedSlug }, viewer);
+        expect(errorCodes(refused)).toEqual(['FORBIDDEN']);
+        expect(refused.data).toBeNull();
+      }
+      expect(errorCodes(await run(SINGLE, { ref: unownedSlug }, owner))).toEqual(['FORBIDDEN']);
+    });
+
+    it.skipIf(skip)('cannot be reached through aliases, fragments, numeric ids or several fields at once', async () => {
+      const id = (await database.db.prisma.icon.findUniqueOrThrow({ where: { slug: ownedSlug } })).id;
+      const attempts = [
+        [`query($ref: ID!) { a: icon(ref: $ref) { ...Markup } } fragment Markup on Icon { svg }`, { ref: ownedSlug }],
+        [`query($ref: ID!) { b: icon(ref: $ref) { s: svg } }`, { ref: String(id) }],
+        [`query($ref: ID!) { icon(ref: $ref) { ... on Icon { svg } } }`, { ref: ownedSlug }],
+      ] as const;
+      for (const [query, variables] of attempts) {
+        const result = await run(query, variables, stranger);
+        expect(errorCodes(result)).toEqual(['FORBIDDEN']);
+        expect(JSON.stringify(result)).not.toContain('<svg');
+      }
+      const lists = await run(
+        `{ c: icons(filter: { license: PREMIUM }, perPage: 100) { data { x: svg ...Markup } }
+           d: search(q: "bold", filter: { license: PREMIUM }, perPage: 100) { data { svg } } }
+         fragment Markup on Icon { svg }`,
+        {},
+        stranger,
+      );
+      expect(lists.errors).toBeUndefined();
+      expect(JSON.stringify(lists.data)).not.toContain('<svg');
+      expect((lists.data as { c: { data: unknown[] } }).c.data.length).toBe(100);
+    });
+
+    it.skipIf(skip)('is null in lists except for the owner, and null for everyone with includeOwnedPremium: false', async () => {
+      const query = `query($filter: IconFilter, $own: Boolean) { icons(filter: $filter, perPage: 100, sort: AZ) { data { slug premium svg(includeOwnedPremium: $own) } } }`;
+      const free = dataOf(await run<{ icons: Page }>(query, { filter: { license: 'FREE' } }, stranger));
+      expect(free.icons.data.every((icon) => icon.svg?.startsWith('<svg'))).toBe(true);
+      const premiumPages = async (viewer: typeof owner | null, own: boolean) => {
+        const all: IconItem[] = [];
+        for (let page = 1; ; page++) {
+          const result = dataOf(
+            await run<{ icons: Page }>(
+              `query($own: Boolean, $page: Int) { icons(filter: { license: PREMIUM }, perPage: 100, page: $page) { data { slug premium svg(includeOwnedPremium: $own) } meta { totalPages } } }`,
+              { own, page },
+              viewer,
+            ),
+          );
+          all.push(...result.icons.data);
+          if (page >= result.icons.meta.totalPages || page >= 3) return all;
+        }
+      };
+      const byStranger = await premiumPages(stranger, true);
+      expect(byStranger.length).toBeGreaterThan(0);
+      expect(byStranger.every((icon) => icon.svg === null)).toBe(true);
+      const ownedPage = dataOf(
+        await run<{ icons: Page }>(
+          `query($f: IconFilter) { icons(filter: $f, perPage: 100) { data { slug svg } } }`,
+          { f: { license: 'PREMIUM' } },
+          owner,
+        ),
+      );
+      for (const icon of ownedPage.icons.data) expect(icon.svg === null).toBe(icon.slug !== ownedSlug);
+      const single = await database.db.prisma.icon.findUniqueOrThrow({ where: { slug: ownedSlug }, include: { category: true } });
+      const withOwned = dataOf(
+        await run<{ icons: Page }>(query, { filter: { license: 'PREMIUM', category: single.category.slug }, own: false }, owner),
+      );
+      expect(withOwned.icons.data.every((icon) => icon.svg === null)).toBe(true);
+    });
+  });
+
+  it.skipIf(skip)('reads a 100-icon page with tags and markup in a fixed number of statements', async () => {
+    const query = `query($perPage: Int) { icons(perPage: $perPage, filter: { license: FREE }) {
+      data { id name category tags { slug name iconCount } svg set { prefix author } } meta { total } } }`;
+    const count = async (perPage: number) => {
+      statements.length = 0;
+      dataOf(await run(query, { perPage }, owner));
+      return statements.length;
+    };
+    const forTen = await count(10);
+    const forHundred = await count(100);
+    expect(forHundred).toBe(forTen);
+    expect(forHundred).toBeLessThanOrEqual(6);
+  });
+
+  it.skipIf(skip)('lists every category with its published icon count, ordered by name', async () => {
+    const { categories } = dataOf(await run<{ categories: { slug: string; name: string; iconCount: number }[] }>(`{ categories { slug name iconCount } }`));
+    const expected = await database.db.prisma.category.findMany({
+      select: { slug: true, name: true, _count: { select: { icons: { where: { published: true } } } } },
+      orderBy: [{ name: 'asc' }, { slug: 'asc' }],
+    });
+    expect(categories).toEqual(expected.map((c) => ({ slug: c.slug, name: c.name, iconCount: c._count.icons })));
+    expect(categories.reduce((sum, c) => sum + c.iconCount, 0)).toBe(await database.db.prisma.icon.count({ where: { published: true } }));
+  });
+
+  it.skipIf(skip)('finds an icon by numeric id and by slug, with its tags, set and addresses', async () => {
+    const icon = await database.db.prisma.icon.findFirstOrThrow({
+      where: { premium: false, published: true, tags: { some: {} } },
+      include: { tags: { include: { tag: true } }, set: true },
+    });
+    const query = `query($ref: ID!) { icon(ref: $ref) { id slug tags { slug } set { prefix licenseTitle } license svgUrl url de: url(locale: "de") } }`;
+    const byId = dataOf(await run<{ icon: Record<string, unknown> }>(query, { ref: String(icon.id) }));
+    const bySlug = dataOf(await run<{ icon: Record<string, unknown> }>(query, { ref: icon.slug }));
+    expect(byId).toEqual(bySlug);
+    expect(byId.icon).toMatchObject({
+      id: icon.id,
+      slug: icon.slug,
+      set: { prefix: icon.set.prefix, licenseTitle: icon.set.licenseTitle },
+      license: icon.set.licenseTitle,
+      url: `https://icon-catalogue.example/en/icons/${icon.slug}`,
+      de: `https://icon-catalogue.example/de/icons/${icon.slug}`,
+      svgUrl: `https://cdn.icon-catalogue.example/svg/${icon.set.prefix}/${icon.sourceName}.svg`,
+    });
+    expect((byId.icon.tags as { slug: string }[]).map((t) => t.slug).sort()).toEqual(icon.tags.map((t) => t.tag.slug).sort());
+  });
+
+  it.skipIf(skip).each([
+    [`{ icons(perPage: 101) { meta { total } } }`, 'BAD_USER_INPUT', 'perPage must be a whole number from 1 to 100'],
+    [`{ icons(perPage: 0) { meta { total } } }`, 'BAD_USER_INPUT', 'perPage'],
+    [`{ icons(page: 0) { meta { total } } }`, 'BAD_USER_INPUT', 'page must be a whole number of at least 1'],
+    [`{ search(q: "   ") { meta { total } } }`, 'BAD_USER_INPUT', 'q must not be empty'],
+    [`{ search(q: "${'x'.repeat(201)}") { meta { total } } }`, 'BAD_USER_INPUT', 'at most 200'],
+    [`{ icon(ref: "no-such-icon") { id } }`, 'NOT_FOUND', 'No icon with id or slug "no-such-icon"'],
+    [`{ icon(ref: "99999999") { id } }`, 'NOT_FOUND', 'No icon'],
+    [`{ icons { data { url(locale: "../x") } } }`, 'BAD_USER_INPUT', 'locale must look like'],
+  ])('%s fails with %s', async (query, code, message) => {
+    const result = await run(query);
+    expect(errorCodes(result)).toContain(code);
+    expect(result.errors![0]!.message).toContain(message);
+  });
+});

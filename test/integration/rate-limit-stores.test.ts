@@ -1,0 +1,84 @@
+// The same assertions for every rate-limit store: counting, windows, independence of keys,
+// exactness under concurrency, and what an unreachable store does to the limiter.
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../gateway/rate-limit/limiter.ts';
+import { MemoryStore } from '../../gateway/rate-limit/memory-store.ts';
+import { RedisStore } from '../../gateway/rate-limit/redis-store.ts';
+import { windowOf, type RateLimitStore } from '../../gateway/rate-limit/store.ts';
+import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
+
+const redisSkip = await redisUnavailable();
+const HOUR = 3_600_000;
+const opened: RateLimitStore[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+});
+
+const STORES = [
+  { name: 'memory', skip: false, open: () => new MemoryStore(), shared: false },
+  { name: 'redis', skip: Boolean(redisSkip), open: () => new RedisStore({ url: REDIS_URL, keyPrefix: `test:${randomUUID()}:` }), shared: true },
+];
+
+describe.each(STORES)('$name store', ({ skip, open, shared }) => {
+  const store = async (prefix?: string): Promise<RateLimitStore> => {
+    const created = prefix ? new RedisStore({ url: REDIS_URL, keyPrefix: prefix }) : open();
+    opened.push(created);
+    expect(await created.connect()).toBe(true);
+    return created;
+  };
+
+  it.skipIf(skip)('counts hits per key within a window and starts again in the next one', async () => {
+    const s = await store();
+    // Redis expires keys on its own clock, so the windows used here are the current and the next.
+    const now = Date.now();
+    const end = windowOf(now, HOUR).end;
+    expect(await s.hit('a', HOUR, now)).toEqual({ count: 1, resetAt: end });
+    expect((await s.hit('a', HOUR, now + 1)).count).toBe(2);
+    expect((await s.hit('b', HOUR, now)).count).toBe(1);
+    expect(await s.hit('a', HOUR, end)).toEqual({ count: 1, resetAt: end + HOUR });
+  });
+
+  it.skipIf(skip)('lets exactly the limit through when 1,000 requests arrive at once', async () => {
+    const limiter = new RateLimiter({ store: await store() });
+    const decisions = await Promise.all(Array.from({ length: 1000 }, () => limiter.check('burst', 300)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(300);
+    const refused = decisions.find((d) => !d.allowed)!;
+    expect(refused.remaining).toBe(0);
+    expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+  });
+
+  it.skipIf(skip || !shared)('stays exact across several clients (processes) sharing it', async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const limiters = await Promise.all([1, 2, 3].map(async () => new RateLimiter({ store: await store(prefix) })));
+    const decisions = await Promise.all(Array.from({ length: 600 }, (_, i) => limiters[i % 3]!.check('k', 250)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(250);
+  });
+});
+
+describe('an unreachable store', () => {
+  const unreachable = () => {
+    const s = new RedisStore({ url: 'redis://127.0.0.1:1', commandTimeoutMs: 100 });
+    opened.push(s);
+    return s;
+  };
+
+  it('fails the hit within a short time, never hanging', async () => {
+    const started = Date.now();
+    expect(await unreachable().connect(300)).toBe(false);
+    await expect(unreachable().hit('x', HOUR)).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await unreachable().ping()).toBe(false);
+  });
+
+  it('lets requests through with a warning when failing open, and refuses them when failing closed', async () => {
+    const warnings: string[] = [];
+    const open = new RateLimiter({ store: unreachable(), warn: (m) => warnings.push(m) });
+    expect(await open.check('x', 10)).toEqual({ allowed: true, limit: 10, storeFailed: true });
+    await open.check('x', 10);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('letting requests through');
+    const closed = new RateLimiter({ store: unreachable(), failOpen: false, warn: () => {} });
+    expect(await closed.check('x', 10)).toEqual({ allowed: false, limit: 10, storeFailed: true, retryAfter: 1 });
+  });
+});
