@@ -1,0 +1,57 @@
+// `npm start`: open the database (PostgreSQL from DATABASE_URL, else the embedded PGlite
+// directory), migrate it, on first embedded start import the demo catalogue and print a demo
+// key, then serve.
+import { createProgressReporter, formatSummary } from '../cli/progress.ts';
+import { bootstrapDatabase } from '../prisma/bootstrap.ts';
+import { databaseOptionsFromEnv, openDatabase } from '../prisma/database.ts';
+import { DirectoryLockedError } from '../prisma/directory-lock.ts';
+import { createGateway, listen } from './server.ts';
+
+const started = performance.now();
+const port = Number(process.env.PORT ?? 4000);
+const host = process.env.HOST || undefined;
+
+let db;
+try {
+  db = await openDatabase(databaseOptionsFromEnv());
+} catch (error) {
+  if (error instanceof DirectoryLockedError) {
+    console.error(`error: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
+console.log(`Database: ${db.location}`);
+
+const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, console.log));
+if (bootstrap.appliedMigrations.length) console.log(`Applied migrations: ${bootstrap.appliedMigrations.join(', ')}`);
+if (bootstrap.imported) console.log(formatSummary(bootstrap.imported));
+
+const server = await listen(createGateway({ prisma: db.prisma }), port, host);
+console.log(`Serving on http://${host ?? 'localhost'}:${port} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+if (bootstrap.demoKey) {
+  console.log(
+    [
+      '',
+      `Demo API key (account "${bootstrap.demoKey.accountName}"), shown once, also saved to ${bootstrap.demoKey.savedTo}:`,
+      `  ${bootstrap.demoKey.key}`,
+      `Try: curl -H "X-API-Key: ${bootstrap.demoKey.key}" http://localhost:${port}/graphql?query=%7Bcategories%7Bslug%20iconCount%7D%7D`,
+      '',
+    ].join('\n'),
+  );
+}
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: finishing in-flight requests, then stopping`);
+  server.close();
+  server.closeIdleConnections();
+  await new Promise((resolve) => server.once('close', resolve));
+  await db!.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

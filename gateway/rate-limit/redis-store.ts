@@ -1,0 +1,83 @@
+// Counters in Redis, shared by every gateway process and host that uses the same Redis: exact
+// across all of them, because one Lua script increments and sets the expiry in one round trip
+// (never read-then-write). A short command timeout and no offline queue mean an unreachable
+// Redis fails a request's check quickly instead of hanging it; the limiter decides whether
+// that lets the request through (fail open) or refuses it (fail closed).
+import { Redis, type RedisOptions } from 'ioredis';
+import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
+
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+return count`;
+
+export interface RedisStoreOptions {
+  url: string;
+  /** Prefix of every key this store writes. @default "icon-catalogue:ratelimit:" */
+  keyPrefix?: string;
+  /** Longest wait for one command, in ms. @default 200 */
+  commandTimeoutMs?: number;
+}
+
+type RedisWithHit = Redis & { rateLimitHit(key: string, expireAt: string): Promise<number> };
+
+export class RedisStore implements RateLimitStore {
+  readonly name = 'redis';
+  private readonly redis: RedisWithHit;
+  private readonly keyPrefix: string;
+
+  constructor({ url, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200 }: RedisStoreOptions) {
+    const options: RedisOptions = {
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: 2_000,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    };
+    this.redis = new Redis(url, options) as RedisWithHit;
+    // Connection errors are reported through failed commands; without a listener ioredis
+    // would print every reconnection attempt as an unhandled error event.
+    this.redis.on('error', () => {});
+    this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.keyPrefix = keyPrefix;
+  }
+
+  /**
+   * Connects, waiting at most `timeoutMs`. Commands are not queued while disconnected (so they
+   * fail fast), so a server should call this before serving; it resolves false when Redis is
+   * not there yet, and the client keeps reconnecting in the background.
+   */
+  async connect(timeoutMs = 2_000): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    if (this.redis.status === 'wait') this.redis.connect().catch(() => {});
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const onReady = () => done(true);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        resolve(ok);
+      };
+      this.redis.on('ready', onReady);
+    });
+  }
+
+  async hit(key: string, windowMs: number, now = Date.now()): Promise<WindowCount> {
+    const { start, end } = windowOf(now, windowMs);
+    const count = await this.redis.rateLimitHit(`${this.keyPrefix}${key}:${start}`, String(end));
+    return { count: Number(count), resetAt: end };
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}
