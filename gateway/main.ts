@@ -6,6 +6,7 @@ import { bootstrapDatabase } from '../prisma/bootstrap.ts';
 import { databaseOptionsFromEnv, openDatabase } from '../prisma/database.ts';
 import { DirectoryLockedError } from '../prisma/directory-lock.ts';
 import { createGateway, listen } from './server.ts';
+import { currentRateLimitStore } from './plugins/rate-limit.ts';
 
 const started = performance.now();
 const port = Number(process.env.PORT ?? 4000);
@@ -27,8 +28,11 @@ const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.std
 if (bootstrap.appliedMigrations.length) console.log(`Applied migrations: ${bootstrap.appliedMigrations.join(', ')}`);
 if (bootstrap.imported) console.log(formatSummary(bootstrap.imported));
 
-const server = await listen(createGateway({ prisma: db.prisma }), port, host);
-console.log(`Serving on http://${host ?? 'localhost'}:${port} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+const gateway = await createGateway({ db });
+const store = currentRateLimitStore();
+if (store && !(await store.connect(2_000))) console.warn(`warning: rate limit store "${store.name}" not reachable yet; retrying in the background`);
+const boundPort = await listen(gateway.server, port, host);
+console.log(`Serving on http://${host ?? 'localhost'}:${boundPort} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
 if (bootstrap.demoKey) {
   console.log(
@@ -36,7 +40,7 @@ if (bootstrap.demoKey) {
       '',
       `Demo API key (account "${bootstrap.demoKey.accountName}"), shown once, also saved to ${bootstrap.demoKey.savedTo}:`,
       `  ${bootstrap.demoKey.key}`,
-      `Try: curl -H "X-API-Key: ${bootstrap.demoKey.key}" http://localhost:${port}/graphql?query=%7Bcategories%7Bslug%20iconCount%7D%7D`,
+      `Try: curl -H "X-API-Key: ${bootstrap.demoKey.key}" 'http://localhost:${boundPort}/search?q=arrow%20left&per_page=3'`,
       '',
     ].join('\n'),
   );
@@ -47,9 +51,8 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: finishing in-flight requests, then stopping`);
-  server.close();
-  server.closeIdleConnections();
-  await new Promise((resolve) => server.once('close', resolve));
+  await gateway.close();
+  await currentRateLimitStore()?.close();
   await db!.close();
   process.exit(0);
 }

@@ -1,34 +1,97 @@
-// The gateway's HTTP server: GraphQL at /graphql over the catalogue schema, behind API-key auth.
-import { createServer, type Server } from 'node:http';
-import { createYoga } from 'graphql-yoga';
-import type { PrismaClient } from '../prisma/generated/client.ts';
-import type { CatalogueContext } from '../resolvers/context.ts';
-import { createCatalogueSchema } from '../resolvers/schema.ts';
-import { DEFAULT_URL_TEMPLATES, type UrlTemplates } from '../resolvers/urls.ts';
-import { useApiKeyAuth } from './plugins/api-key-auth.ts';
-import { useQueryLimits } from './plugins/query-limits.ts';
+// The gateway process: GraphQL Mesh built from .meshrc.yaml by Mesh's own config loader (its
+// sources and our plugins), served behind a node:http front. The front runs the gateway
+// pipeline that the plugins registered (routing, auth, limits, REST routes) directly on the
+// socket, so REST requests never pay for Mesh's two Fetch-API layers; what the pipeline passes
+// on (/graphql) goes to Mesh's own HTTP handler, where the same plugins' context applies.
+// `mesh dev` and `mesh start` serve the same config without this front, through the plugins'
+// Yoga hooks, at about a fifth of the speed.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { findAndParseConfig } from '@graphql-mesh/cli';
+import { createMeshHTTPHandler } from '@graphql-mesh/http';
+import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
+import { handleImport } from '@graphql-mesh/utils';
+import type { Database } from '../prisma/database.ts';
+import { exchangeFromNode, type GatewayResponse } from './pipeline/exchange.ts';
+import { errorResponse, pipeline } from './pipeline/pipeline.ts';
+import { rememberPassedOn } from './pipeline/yoga-bridge.ts';
+import { currentRestRoutes } from './plugins/rest-routes.ts';
+import { provideDatabase } from './runtime.ts';
 
-export interface GatewayOptions {
-  prisma: PrismaClient;
-  urls?: UrlTemplates;
-  allowAnonymous?: boolean;
+export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
+
+export interface Gateway {
+  server: Server;
+  mesh: MeshInstance;
+  close(): Promise<void>;
 }
 
-export function createGateway({ prisma, urls = DEFAULT_URL_TEMPLATES, allowAnonymous = false }: GatewayOptions) {
-  const yoga = createYoga<Record<string, unknown>, Partial<CatalogueContext>>({
-    schema: createCatalogueSchema(),
-    graphqlEndpoint: '/graphql',
-    landingPage: false,
-    context: () => ({ prisma, urls }),
-    plugins: [useApiKeyAuth({ prisma, allowAnonymous }), ...useQueryLimits()],
+/** Mesh from the config in `dir` (default: the project), through Mesh's own loader. */
+export async function loadMesh(dir = PROJECT_ROOT, configName?: string): Promise<{ mesh: MeshInstance; serve: unknown }> {
+  const require = createRequire(join(dir, 'package.json'));
+  const importFn = (id: string) => import(pathToFileURL(isAbsolute(id) ? id : require.resolve(id)).href).then(handleImport);
+  const config = await findAndParseConfig({ dir, importFn, ...(configName ? { configName } : {}) });
+  const mesh = await getMesh(config);
+  return { mesh, serve: config.config.serve };
+}
+
+export function writeResponse(res: ServerResponse, method: string, response: GatewayResponse): void {
+  const bodyless = method === 'HEAD' || response.status === 304;
+  res.writeHead(response.status, { ...response.headers, ...(bodyless ? {} : { 'content-length': Buffer.byteLength(response.body) }) });
+  res.end(bodyless ? undefined : response.body);
+}
+
+export async function createGateway({ db, dir, configName }: { db: Database; dir?: string; configName?: string }): Promise<Gateway> {
+  provideDatabase(db);
+  const { mesh, serve } = await loadMesh(dir, configName);
+  const routes = currentRestRoutes();
+  if (!routes) throw new Error('.meshrc.yaml lists no @icon-catalogue/gateway/rest-routes plugin');
+  routes.bind(mesh.schema);
+  const meshHandler = createMeshHTTPHandler<Record<string, unknown>>({
+    baseDir: dir ?? PROJECT_ROOT,
+    getBuiltMesh: () => Promise.resolve(mesh),
+    rawServeConfig: serve as never,
   });
-  return yoga;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const exchange = exchangeFromNode(req);
+    const response = await pipeline.run(exchange);
+    if (response) return writeResponse(res, exchange.method, response);
+    rememberPassedOn(req, exchange);
+    for (const [name, value] of Object.entries(exchange.responseHeaders)) res.setHeader(name, value);
+    await meshHandler(req, res);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'error', message: (error as Error)?.message, stack: (error as Error)?.stack }));
+      if (!res.headersSent) writeResponse(res, req.method ?? 'GET', errorResponse(500, 'Internal server error'));
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+
+  return {
+    server,
+    mesh,
+    async close() {
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeIdleConnections();
+      });
+      mesh.destroy();
+    },
+  };
 }
 
-export function listen(handler: ReturnType<typeof createGateway>, port: number, host?: string): Promise<Server> {
-  const server = createServer(handler);
-  return new Promise((resolve, reject) => {
+export function listen(server: Server, port: number, host?: string): Promise<number> {
+  return new Promise((done, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen(port, host, () => {
+      const address = server.address();
+      done(typeof address === 'object' && address ? address.port : port);
+    });
   });
 }

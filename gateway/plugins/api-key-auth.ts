@@ -1,66 +1,72 @@
-// Every request needs an API key, in `X-API-Key: <key>` or `Authorization: Bearer <key>`
-// (never in the query string, where it would end up in logs and browser history). The key's
-// account reaches the resolvers as the context's `viewer`, which is what lets an owner see
-// premium markup. Missing or invalid keys are answered with 401 before any work is done.
+// Every request needs an API key, in `X-API-Key: <key>` (the header name is configurable) or
+// `Authorization: Bearer <key>`, never in the query string, where it would end up in logs and
+// browser history. Keys are looked up by their public id and compared by digest in constant
+// time (prisma/accounts/api-keys.ts), on every request, so a revocation takes effect on the
+// next one. The caller's account reaches the resolvers, which is what lets an owner see
+// premium markup. Missing or invalid keys get 401 before any work is done; keys never reach a
+// log line.
 import type { Plugin } from 'graphql-yoga';
-import { verifyApiKey, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
-import type { PrismaClient } from '../../prisma/generated/client.ts';
+import { z } from 'zod';
+import { validateConfig } from '../../lib/config-validation.ts';
+import { touchApiKey, verifyApiKey, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
 import type { Viewer } from '../../resolvers/context.ts';
-import { errorResponse } from '../http/error-body.ts';
+import type { Exchange } from '../pipeline/exchange.ts';
+import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
+import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
+import { sharedDatabase } from '../runtime.ts';
+import { withoutMeshExtras } from './catalogue-context.ts';
 
-export interface ApiKeyAuthOptions {
-  prisma: PrismaClient;
-  /**
-   * Accept requests without a key (they get no account, so no premium markup).
-   * @default false
-   */
-  allowAnonymous?: boolean;
-  /** Paths that need no key, such as health checks. @default [] */
-  publicPaths?: readonly string[];
-}
+export const apiKeyAuthOptions = z
+  .object({
+    /** Header that carries the key (Authorization: Bearer is accepted too). @default "X-API-Key" */
+    header: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').default('X-API-Key'),
+    /** Accept requests without any key; they share the rate limit of their IP address. @default false */
+    allowAnonymous: z.boolean().default(false),
+    /** Paths served without a key. @default ["/openapi.json"] */
+    publicPaths: z.array(z.string().startsWith('/')).default(['/openapi.json']),
+  })
+  .strict();
+
+export type ApiKeyAuthOptions = z.infer<typeof apiKeyAuthOptions>;
 
 export interface Caller {
   key: VerifiedKey | null;
   viewer: Viewer | null;
 }
 
-const callers = new WeakMap<Request, Caller>();
+export const PLUGIN_NAME = '@icon-catalogue/gateway/api-key-auth';
 
-/** The authenticated caller of a request (after this plugin's onRequest ran). */
-export function callerOf(request: Request): Caller | undefined {
-  return callers.get(request);
+/** The key a request presents: '' when none, undefined when a header is there but malformed. */
+export function presentedKey(exchange: Pick<Exchange, 'header'>, headerName: string): string | undefined {
+  const fromHeader = exchange.header(headerName.toLowerCase());
+  if (fromHeader !== undefined) return fromHeader.trim() || undefined;
+  const authorization = exchange.header('authorization');
+  if (authorization === undefined) return '';
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
 }
 
-/** The key presented by a request: '' when none, undefined when the header is malformed. */
-export function presentedKey(headers: Headers): string | undefined {
-  const apiKey = headers.get('x-api-key');
-  if (apiKey !== null) return apiKey.trim() || undefined;
-  const authorization = headers.get('authorization');
-  if (authorization === null) return '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  return match?.[1];
-}
-
-export function useApiKeyAuth({ prisma, allowAnonymous = false, publicPaths = [] }: ApiKeyAuthOptions): Plugin<{ viewer?: Viewer | null }> {
+export function createApiKeyStage({ header, allowAnonymous, publicPaths }: ApiKeyAuthOptions) {
   const open = new Set(publicPaths);
-  return {
-    async onRequest({ request, url, endResponse }) {
-      if (open.has(url.pathname)) return;
-      const presented = presentedKey(request.headers);
-      if (presented === '') {
-        if (allowAnonymous) {
-          callers.set(request, { key: null, viewer: null });
-          return;
-        }
-        return endResponse(errorResponse(401, 'An API key is required: send it in the X-API-Key header or as Authorization: Bearer <key>'));
-      }
-      const key = presented === undefined ? undefined : await verifyApiKey(prisma, presented);
-      if (!key) return endResponse(errorResponse(401, 'The API key is invalid or has been revoked'));
-      callers.set(request, { key, viewer: { accountId: key.accountId } });
-    },
-    onContextBuilding({ context, extendContext }) {
-      const request = (context as { request?: Request }).request;
-      extendContext({ viewer: (request && callers.get(request)?.viewer) ?? null });
-    },
+  const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
+  return async (exchange: Exchange) => {
+    if (open.has(exchange.path)) return undefined;
+    const presented = presentedKey(exchange, header);
+    if (presented === '') {
+      if (!allowAnonymous) return errorResponse(401, missing);
+      exchange.caller = { key: null, viewer: null };
+      return undefined;
+    }
+    const { prisma } = await sharedDatabase();
+    const key = presented === undefined ? undefined : await verifyApiKey(prisma, presented);
+    if (!key) return errorResponse(401, 'The API key is invalid or has been revoked');
+    exchange.caller = { key, viewer: { accountId: key.accountId } };
+    touchApiKey(prisma, key);
+    return undefined;
   };
+}
+
+export default function useApiKeyAuth(rawOptions: Record<string, unknown> = {}): Plugin {
+  const options = validateConfig(apiKeyAuthOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  pipeline.register('auth', 'api-key', createApiKeyStage(options));
+  return usePipelineInYoga();
 }

@@ -25,6 +25,7 @@ export class RedisStore implements RateLimitStore {
   readonly name = 'redis';
   private readonly redis: RedisWithHit;
   private readonly keyPrefix: string;
+  private readonly commandTimeoutMs: number;
 
   constructor({ url, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200 }: RedisStoreOptions) {
     const options: RedisOptions = {
@@ -41,6 +42,7 @@ export class RedisStore implements RateLimitStore {
     this.redis.on('error', () => {});
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.keyPrefix = keyPrefix;
+    this.commandTimeoutMs = commandTimeoutMs;
   }
 
   /**
@@ -64,6 +66,8 @@ export class RedisStore implements RateLimitStore {
   }
 
   async hit(key: string, windowMs: number, now = Date.now()): Promise<WindowCount> {
+    // First use: connect, waiting no longer than one command may take.
+    if (this.redis.status === 'wait') await this.connect(this.commandTimeoutMs);
     const { start, end } = windowOf(now, windowMs);
     const count = await this.redis.rateLimitHit(`${this.keyPrefix}${key}:${start}`, String(end));
     return { count: Number(count), resetAt: end };

@@ -74,6 +74,19 @@ export async function verifyApiKey(prisma: PrismaClient, presented: string): Pro
   return { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit };
 }
 
+const TOUCH_INTERVAL_MS = 60_000;
+const lastTouched = new Map<number, number>();
+
+/**
+ * Records that a key was used, at most once a minute per key and without waiting, so that
+ * `keys list` can show it without a write on every request.
+ */
+export function touchApiKey(prisma: PrismaClient, key: VerifiedKey, now = Date.now()): void {
+  if (now - (lastTouched.get(key.keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
+  lastTouched.set(key.keyId, now);
+  prisma.apiKey.update({ where: { id: key.keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+}
+
 export interface KeyListing {
   publicId: string;
   account: string;

@@ -4,6 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
+
+export { ConfigError };
 
 export const DEFAULT_CATALOGUE_CONFIG = resolve(import.meta.dirname, '..', 'catalogue.yaml');
 
@@ -31,10 +34,6 @@ const catalogueConfig = z
 export type CatalogueConfig = z.infer<typeof catalogueConfig>;
 export type CatalogueSetConfig = CatalogueConfig['sets'][number];
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 export function parseCatalogueConfig(text: string, source: string): CatalogueConfig {
   let raw: unknown;
   try {
@@ -42,19 +41,9 @@ export function parseCatalogueConfig(text: string, source: string): CatalogueCon
   } catch (error) {
     throw new ConfigError(`${source}: not valid YAML: ${(error as Error).message}`);
   }
-  const result = catalogueConfig.safeParse(raw);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
-    throw new ConfigError(`${source} is invalid:\n${problems.join('\n')}`);
-  }
-  return result.data;
+  return validateConfig(catalogueConfig, raw, source);
 }
 
 export async function loadCatalogueConfig(path = DEFAULT_CATALOGUE_CONFIG): Promise<CatalogueConfig> {
   return parseCatalogueConfig(await readFile(path, 'utf8'), path);
-}
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(top level)';
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i ? '.' : ''}${String(part)}`)).join('');
 }

@@ -1,0 +1,68 @@
+// The gateway pipeline: the stages our plugins register, run in a fixed order of phases for
+// every request, whichever server carries it. A stage either answers (the request ends there)
+// or lets the request go on; a request that no stage answers goes on to GraphQL (/graphql).
+//   start   headers every response carries
+//   route   which REST route, /graphql or the OpenAPI document; 404 and 405 otherwise
+//   auth    who is calling; 401
+//   limit   rate limits and their headers; 429
+//   handle  runs the REST route's operation; 200, 304, 400, 403, 404
+// Plugins are built by Mesh from .meshrc.yaml (twice under `mesh start`), so registering a
+// stage replaces the one of the same name instead of adding a second.
+import type { Exchange, GatewayResponse } from './exchange.ts';
+import { errorBody } from '../http/error-body.ts';
+
+export const PHASES = ['start', 'route', 'auth', 'limit', 'handle'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export type Stage = (exchange: Exchange) => Promise<GatewayResponse | undefined> | GatewayResponse | undefined;
+
+/** Turns an error no stage expected into a response (the error-shaping plugin sets it). */
+export type ErrorShaper = (error: unknown, exchange: Exchange) => GatewayResponse;
+
+export class Pipeline {
+  private readonly stages = new Map<Phase, Map<string, Stage>>(PHASES.map((phase) => [phase, new Map()]));
+  private ordered: Stage[] = [];
+  private shapeError: ErrorShaper = (error, exchange) => {
+    console.error(JSON.stringify({ level: 'error', requestId: exchange.requestId, message: (error as Error)?.message }));
+    return jsonResponse(500, errorBody(500, 'Internal server error'));
+  };
+
+  register(phase: Phase, name: string, stage: Stage): void {
+    this.stages.get(phase)!.set(name, stage);
+    this.ordered = PHASES.flatMap((p) => [...this.stages.get(p)!.values()]);
+  }
+
+  setErrorShaper(shaper: ErrorShaper): void {
+    this.shapeError = shaper;
+  }
+
+  has(phase: Phase): boolean {
+    return this.stages.get(phase)!.size > 0;
+  }
+
+  /** The response, with the exchange's headers on it; undefined to go on to GraphQL. */
+  async run(exchange: Exchange): Promise<GatewayResponse | undefined> {
+    let response: GatewayResponse | undefined;
+    try {
+      for (const stage of this.ordered) {
+        response = await stage(exchange);
+        if (response) break;
+      }
+    } catch (error) {
+      response = this.shapeError(error, exchange);
+    }
+    if (response) Object.assign(response.headers, exchange.responseHeaders);
+    return response;
+  }
+}
+
+export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): GatewayResponse {
+  return { status, body, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } };
+}
+
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): GatewayResponse {
+  return jsonResponse(status, errorBody(status, message), headers);
+}
+
+/** The one pipeline of this process (all plugin entries of .meshrc.yaml fill it). */
+export const pipeline = new Pipeline();

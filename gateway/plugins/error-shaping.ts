@@ -1,0 +1,61 @@
+// Every error leaves the REST API as the specification's body, {"error":{"code":N,"message"}},
+// with the right status and without GraphQL wording or stack traces: expected failures (the
+// resolvers' BAD_USER_INPUT, FORBIDDEN, NOT_FOUND...) keep their message; anything else is
+// logged with the request id and answered 500 "Internal server error".
+import type { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { z } from 'zod';
+import { validateConfig } from '../../lib/config-validation.ts';
+import { ERROR_STATUS, type ErrorCode } from '../../resolvers/errors.ts';
+import type { Exchange, GatewayResponse } from '../pipeline/exchange.ts';
+import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
+import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
+import { withoutMeshExtras } from './catalogue-context.ts';
+
+export const errorShapingOptions = z
+  .object({
+    /** Message of 500 responses (the cause goes to the log only). @default "Internal server error" */
+    internalErrorMessage: z.string().min(1).default('Internal server error'),
+  })
+  .strict();
+
+export const PLUGIN_NAME = '@icon-catalogue/gateway/error-shaping';
+
+let internalErrorMessage = 'Internal server error';
+
+function logUnexpected(exchange: Exchange, error: unknown): void {
+  const cause = error as { message?: string; stack?: string; originalError?: { message?: string; stack?: string } };
+  const original = cause?.originalError ?? cause;
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      requestId: exchange.requestId,
+      method: exchange.method,
+      path: exchange.path,
+      message: original?.message ?? String(error),
+      stack: original?.stack,
+    }),
+  );
+}
+
+/** The response for an error nobody expected. */
+export function unexpectedErrorResponse(error: unknown, exchange: Exchange): GatewayResponse {
+  logUnexpected(exchange, error);
+  return errorResponse(500, internalErrorMessage);
+}
+
+/** The response for a GraphQL result with errors: the first error with a known code decides. */
+export function graphQLErrorsResponse(errors: readonly GraphQLError[], exchange: Exchange): GatewayResponse {
+  for (const error of errors) {
+    const code = error.extensions?.code as ErrorCode | undefined;
+    if (code && code in ERROR_STATUS) return errorResponse(ERROR_STATUS[code], error.message);
+  }
+  return unexpectedErrorResponse(errors[0], exchange);
+}
+
+export default function useErrorShaping(rawOptions: Record<string, unknown> = {}): Plugin {
+  const options = validateConfig(errorShapingOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  internalErrorMessage = options.internalErrorMessage;
+  pipeline.setErrorShaper(unexpectedErrorResponse);
+  return usePipelineInYoga();
+}

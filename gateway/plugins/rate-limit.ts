@@ -1,0 +1,110 @@
+// Rate limits per API key (1,000 an hour by default; a key's own limit from the database wins)
+// and per IP address for anonymous callers, with their headers on every response, errors
+// included: X-RateLimit-Limit, -Remaining, -Reset (Unix seconds), and Retry-After on 429. The
+// counters live in this process (store: memory) or in Redis (store: redis, REDIS_URL), where
+// every process and host sharing it sees one exact count. If Redis cannot be reached the
+// request proceeds with a logged warning (failOpen: true) or is refused with 503.
+import type { Plugin } from 'graphql-yoga';
+import { z } from 'zod';
+import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
+import type { Exchange } from '../pipeline/exchange.ts';
+import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
+import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
+import { RateLimiter, type RateLimitDecision } from '../rate-limit/limiter.ts';
+import { MemoryStore } from '../rate-limit/memory-store.ts';
+import { RedisStore } from '../rate-limit/redis-store.ts';
+import type { RateLimitStore } from '../rate-limit/store.ts';
+import { withoutMeshExtras } from './catalogue-context.ts';
+
+const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name');
+
+export const rateLimitOptions = z
+  .object({
+    /** Requests per hour per API key, unless the key has its own limit. @default 1000 */
+    hourlyLimit: z.number().int().positive().default(1000),
+    /** Requests per hour per IP address shared by anonymous callers (when allowed). @default 60 */
+    anonymousHourlyLimit: z.number().int().positive().default(60),
+    /** memory: this process only; redis: REDIS_URL, shared; auto: redis when REDIS_URL is set. @default "auto" */
+    store: z.enum(['auto', 'memory', 'redis']).default('auto'),
+    /** Let requests through (true) or refuse them with 503 (false) while Redis cannot be reached. @default true */
+    failOpen: z.boolean().default(true),
+    /** Longest wait for Redis per request, in ms. @default 200 */
+    redisTimeoutMs: z.number().int().min(10).max(5000).default(200),
+    headers: z
+      .object({
+        limit: headerName.default('X-RateLimit-Limit'),
+        remaining: headerName.default('X-RateLimit-Remaining'),
+        reset: headerName.default('X-RateLimit-Reset'),
+        retryAfter: headerName.default('Retry-After'),
+      })
+      .strict()
+      .default({ limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' }),
+  })
+  .strict()
+  .refine((options) => options.anonymousHourlyLimit <= options.hourlyLimit, {
+    path: ['anonymousHourlyLimit'],
+    message: 'must not exceed hourlyLimit (anonymous callers share a lower limit)',
+  });
+
+export type RateLimitOptions = z.infer<typeof rateLimitOptions>;
+export const PLUGIN_NAME = '@icon-catalogue/gateway/rate-limit';
+
+let sharedStore: RateLimitStore | undefined;
+
+/** The process's store, made on first use (Mesh builds plugins without serving anything). */
+export function rateLimitStore(options: Pick<RateLimitOptions, 'store' | 'redisTimeoutMs'>, env = process.env): RateLimitStore {
+  if (sharedStore) return sharedStore;
+  const redisUrl = env.REDIS_URL;
+  const kind = options.store === 'auto' ? (redisUrl ? 'redis' : 'memory') : options.store;
+  if (kind === 'redis' && !redisUrl) throw new ConfigError(`plugins.${PLUGIN_NAME}.store is "redis" but REDIS_URL is not set`);
+  sharedStore = kind === 'redis' ? new RedisStore({ url: redisUrl!, commandTimeoutMs: options.redisTimeoutMs }) : new MemoryStore();
+  return sharedStore;
+}
+
+export function currentRateLimitStore(): RateLimitStore | undefined {
+  return sharedStore;
+}
+
+export function createRateLimitStages(options: RateLimitOptions) {
+  const names = options.headers;
+  let limiter: RateLimiter | undefined;
+  const headersOf = (decision: RateLimitDecision): Record<string, string> => {
+    const headers: Record<string, string> = { [names.limit]: String(decision.limit) };
+    if (decision.remaining !== undefined) headers[names.remaining] = String(decision.remaining);
+    if (decision.resetAt !== undefined) headers[names.reset] = String(decision.resetAt);
+    if (decision.retryAfter !== undefined) headers[names.retryAfter] = String(decision.retryAfter);
+    return headers;
+  };
+  return {
+    /** Responses that never reach the limiter (404, 405, 401) still say the limit in force. */
+    announce(exchange: Exchange) {
+      exchange.responseHeaders[names.limit] = String(options.hourlyLimit);
+      return undefined;
+    },
+    async limit(exchange: Exchange) {
+      if (!exchange.caller) return undefined; // a public path
+      limiter ??= new RateLimiter({ store: rateLimitStore(options), failOpen: options.failOpen });
+      const { key } = exchange.caller;
+      const decision = key
+        ? await limiter.check(`key:${key.keyId}`, key.hourlyLimit ?? options.hourlyLimit)
+        : await limiter.check(`ip:${exchange.ip}`, options.anonymousHourlyLimit);
+      exchange.limit = decision;
+      Object.assign(exchange.responseHeaders, headersOf(decision));
+      if (decision.allowed) return undefined;
+      if (decision.storeFailed) return errorResponse(503, 'Rate limiting is unavailable; try again shortly');
+      return errorResponse(
+        429,
+        `Rate limit exceeded: ${decision.limit} requests per hour. Try again in ${decision.retryAfter} seconds.`,
+      );
+    },
+  };
+}
+
+export default function useRateLimit(rawOptions: Record<string, unknown> = {}): Plugin {
+  const options = validateConfig(rateLimitOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  const stages = createRateLimitStages(options);
+  pipeline.register('start', 'rate-limit-announce', stages.announce);
+  pipeline.register('limit', 'rate-limit', stages.limit);
+  rateLimitStore(options); // validates store vs REDIS_URL now; a Redis store connects on first use
+  return usePipelineInYoga();
+}

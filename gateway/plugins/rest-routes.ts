@@ -1,0 +1,115 @@
+// The REST API as configuration: each route of .meshrc.yaml maps a GET path onto a named
+// GraphQL operation of gateway/operations/, with declared parameter rules. The plugin routes
+// (404 for unknown paths, 405 with Allow for other methods, HEAD like GET), turns parameters
+// into variables (400 naming the broken rule), runs the operation compiled once against the
+// served schema, wraps the result in the route's envelope with a strong ETag (304 on
+// If-None-Match), and serves the OpenAPI document of the routes.
+import { createHash } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import type { GraphQLError, GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { validateConfig } from '../../lib/config-validation.ts';
+import type { Exchange } from '../pipeline/exchange.ts';
+import { errorResponse, jsonResponse, pipeline } from '../pipeline/pipeline.ts';
+import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
+import { buildOpenApiDocument } from '../rest/openapi.ts';
+import { loadOperations } from '../rest/operations.ts';
+import { ParamError } from '../rest/params.ts';
+import { restRoutesOptions, type RestRoutesOptions } from '../rest/route-config.ts';
+import { RouteTable } from '../rest/route-table.ts';
+import { sharedDatabase, urlTemplates } from '../runtime.ts';
+import { withoutMeshExtras } from './catalogue-context.ts';
+import { graphQLErrorsResponse } from './error-shaping.ts';
+
+export const PLUGIN_NAME = '@icon-catalogue/gateway/rest-routes';
+export const GRAPHQL_PATH = '/graphql';
+const PROJECT_ROOT = resolve(import.meta.dirname, '..', '..');
+
+export function strongETag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((candidate) => candidate.trim() === etag);
+}
+
+export class RestRoutes {
+  readonly table: RouteTable;
+  private openapiText?: string;
+
+  constructor(readonly options: RestRoutesOptions) {
+    const dir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
+    this.table = new RouteTable(options, loadOperations(dir));
+  }
+
+  /** Validates and compiles every route against the schema being served; builds the OpenAPI document. */
+  bind(schema: GraphQLSchema): void {
+    this.table.bind(schema);
+    this.openapiText = JSON.stringify(buildOpenApiDocument(schema, this.table.routes, this.options.openapi));
+  }
+
+  get bound(): boolean {
+    return this.openapiText !== undefined;
+  }
+
+  route = (exchange: Exchange) => {
+    const { method, path } = exchange;
+    if (path === GRAPHQL_PATH) {
+      if (method !== 'GET' && method !== 'POST') return errorResponse(405, `${method} is not allowed on ${path}`, { allow: 'GET, POST' });
+      exchange.destination = { kind: 'graphql' };
+      return undefined;
+    }
+    const match = path === this.options.openapi.path ? undefined : this.table.match(path);
+    if (path !== this.options.openapi.path && !match) return errorResponse(404, `No route for ${path}`);
+    if (method !== 'GET' && method !== 'HEAD') return errorResponse(405, `${method} is not allowed on ${path}`, { allow: 'GET, HEAD' });
+    exchange.destination = match ? { kind: 'rest', match } : { kind: 'openapi' };
+    return undefined;
+  };
+
+  handle = async (exchange: Exchange) => {
+    const destination = exchange.destination;
+    if (destination?.kind === 'openapi') return this.respond(exchange, this.openapiText ?? '{}');
+    if (destination?.kind !== 'rest') return undefined;
+    const { prisma } = await sharedDatabase();
+    const context = { prisma, viewer: exchange.caller?.viewer ?? null, urls: urlTemplates() };
+    let result;
+    try {
+      result = await this.table.execute(destination.match, exchange.query, context);
+    } catch (error) {
+      if (error instanceof ParamError) return errorResponse(400, error.message);
+      throw error;
+    }
+    if (result.errors?.length) return graphQLErrorsResponse(result.errors as GraphQLError[], exchange);
+    return this.respond(exchange, JSON.stringify(RouteTable.body(destination.match.route, result.data as Record<string, unknown>)));
+  };
+
+  private respond(exchange: Exchange, body: string) {
+    const etag = strongETag(body);
+    // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
+    const headers = { etag, 'cache-control': 'private, no-cache' };
+    if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
+    return jsonResponse(200, body, headers);
+  }
+}
+
+let current: RestRoutes | undefined;
+
+/** The routes of this process (after Mesh built the plugin). */
+export function currentRestRoutes(): RestRoutes | undefined {
+  return current;
+}
+
+export default function useRestRoutes(rawOptions: Record<string, unknown> = {}): Plugin {
+  const options = validateConfig(restRoutesOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  const routes = new RestRoutes(options);
+  current = routes;
+  pipeline.register('route', 'rest-routes', routes.route);
+  pipeline.register('handle', 'rest-routes', routes.handle);
+  return {
+    ...usePipelineInYoga(),
+    onSchemaChange({ schema }) {
+      routes.bind(schema);
+    },
+  };
+}
