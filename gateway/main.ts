@@ -5,30 +5,37 @@ import { createProgressReporter, formatSummary } from '../cli/progress.ts';
 import { bootstrapDatabase } from '../prisma/bootstrap.ts';
 import { databaseOptionsFromEnv, openDatabase } from '../prisma/database.ts';
 import { DirectoryLockedError } from '../prisma/directory-lock.ts';
-import { createGateway, listen } from './server.ts';
+import { ConfigError } from '../lib/config-validation.ts';
+import { createGateway, listen, loadMesh } from './server.ts';
 import { currentRateLimitStore } from './plugins/rate-limit.ts';
 
 const started = performance.now();
 const port = Number(process.env.PORT ?? 4000);
 const host = process.env.HOST || undefined;
 
-let db;
-try {
-  db = await openDatabase(databaseOptionsFromEnv());
-} catch (error) {
-  if (error instanceof DirectoryLockedError) {
-    console.error(`error: ${error.message}`);
-    process.exit(1);
+/** Expected start-up failures get one clear message and exit 1; anything else keeps its stack. */
+async function orExit<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DirectoryLockedError) {
+      console.error(`error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
   }
-  throw error;
 }
+
+// The config first: a mistake in .meshrc.yaml is reported before any slow work.
+const loaded = await orExit(loadMesh());
+const db = await orExit(openDatabase(databaseOptionsFromEnv()));
 console.log(`Database: ${db.location}`);
 
 const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, console.log));
 if (bootstrap.appliedMigrations.length) console.log(`Applied migrations: ${bootstrap.appliedMigrations.join(', ')}`);
 if (bootstrap.imported) console.log(formatSummary(bootstrap.imported));
 
-const gateway = await createGateway({ db });
+const gateway = await createGateway({ db, loaded });
 const store = currentRateLimitStore();
 if (store && !(await store.connect(2_000))) console.warn(`warning: rate limit store "${store.name}" not reachable yet; retrying in the background`);
 const boundPort = await listen(gateway.server, port, host);
@@ -53,7 +60,7 @@ async function stop(signal: string) {
   console.log(`${signal}: finishing in-flight requests, then stopping`);
   await gateway.close();
   await currentRateLimitStore()?.close();
-  await db!.close();
+  await db.close();
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -28,13 +28,20 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Mesh from the config in `dir` (default: the project), through Mesh's own loader. */
-export async function loadMesh(dir = PROJECT_ROOT, configName?: string): Promise<{ mesh: MeshInstance; serve: unknown }> {
-  const require = createRequire(join(dir, 'package.json'));
+/**
+ * Mesh from the .meshrc.yaml in `dir` (default: GATEWAY_CONFIG_DIR, else the project), through
+ * Mesh's own loader. Packages (our plugins among them) resolve from the project either way.
+ */
+export async function loadMesh(dir = configDir(), configName?: string): Promise<{ mesh: MeshInstance; serve: unknown }> {
+  const require = createRequire(join(PROJECT_ROOT, 'package.json'));
   const importFn = (id: string) => import(pathToFileURL(isAbsolute(id) ? id : require.resolve(id)).href).then(handleImport);
   const config = await findAndParseConfig({ dir, importFn, ...(configName ? { configName } : {}) });
   const mesh = await getMesh(config);
   return { mesh, serve: config.config.serve };
+}
+
+export function configDir(env = process.env): string {
+  return env.GATEWAY_CONFIG_DIR ? resolve(env.GATEWAY_CONFIG_DIR) : PROJECT_ROOT;
 }
 
 export function writeResponse(res: ServerResponse, method: string, response: GatewayResponse): void {
@@ -43,14 +50,17 @@ export function writeResponse(res: ServerResponse, method: string, response: Gat
   res.end(bodyless ? undefined : response.body);
 }
 
-export async function createGateway({ db, dir, configName }: { db: Database; dir?: string; configName?: string }): Promise<Gateway> {
+export type LoadedMesh = Awaited<ReturnType<typeof loadMesh>>;
+
+/** Serves `loaded` (Mesh from .meshrc.yaml; load it first, so a bad config fails before any slow work). */
+export async function createGateway({ db, loaded, dir }: { db: Database; loaded?: LoadedMesh; dir?: string }): Promise<Gateway> {
   provideDatabase(db);
-  const { mesh, serve } = await loadMesh(dir, configName);
+  const { mesh, serve } = loaded ?? (await loadMesh(dir));
   const routes = currentRestRoutes();
   if (!routes) throw new Error('.meshrc.yaml lists no @icon-catalogue/gateway/rest-routes plugin');
   routes.bind(mesh.schema);
   const meshHandler = createMeshHTTPHandler<Record<string, unknown>>({
-    baseDir: dir ?? PROJECT_ROOT,
+    baseDir: dir ?? configDir(),
     getBuiltMesh: () => Promise.resolve(mesh),
     rawServeConfig: serve as never,
   });

@@ -86,7 +86,7 @@ export function createRateLimitStages(options: RateLimitOptions) {
       limiter ??= new RateLimiter({ store: rateLimitStore(options), failOpen: options.failOpen });
       const { key } = exchange.caller;
       const decision = key
-        ? await limiter.check(`key:${key.keyId}`, key.hourlyLimit ?? options.hourlyLimit)
+        ? await limiter.check(`key:${key.publicId}`, key.hourlyLimit ?? options.hourlyLimit)
         : await limiter.check(`ip:${exchange.ip}`, options.anonymousHourlyLimit);
       exchange.limit = decision;
       Object.assign(exchange.responseHeaders, headersOf(decision));

@@ -1,0 +1,140 @@
+// The gateway as `npm start` runs it, in child processes, on PostgreSQL and Redis: limits that
+// stay exact across two processes sharing one Redis, a config change that takes effect on
+// restart without code, and an independent client (GraphQL Mesh's OpenAPI handler reading our
+// /openapi.json) that gets the same data as the REST calls.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../prisma/accounts/api-keys.ts';
+import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+import { startGatewayProcess, type RunningGateway } from '../helpers/gateway.ts';
+import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
+
+const skip = Boolean((await postgresUnavailable()) || (await redisUnavailable()));
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () => {
+  let database: TestDatabase;
+  let gateways: RunningGateway[] = [];
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createCatalogueCopy('postgres');
+    // Counters are keyed by the keys' random public ids, so runs never share one.
+    env = { DATABASE_URL: database.url!, REDIS_URL };
+    gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all(gateways.map((gateway) => gateway.close()));
+    await database?.drop();
+  });
+
+  it('lets exactly 300 of 1,000 concurrent requests through for a key limited to 300 an hour', async () => {
+    const { key } = await createApiKey(database.db.prisma, { accountName: `burst-${Date.now()}`, hourlyLimit: 300 });
+    const statuses = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        fetch(`${gateways[i % 2]!.url}/categories`, { headers: { 'x-api-key': key } }).then(async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      ),
+    );
+    const counts = Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length]));
+    expect(counts).toEqual({ 200: 300, 429: 700 });
+  });
+
+  it('serves the same data through an independent client of its OpenAPI document', async () => {
+    const { key } = await createApiKey(database.db.prisma, { accountName: `openapi-${Date.now()}` });
+    const { getMesh } = await import('@graphql-mesh/runtime');
+    const { findAndParseConfig } = await import('@graphql-mesh/cli');
+    const dir = await mkdtemp(join(tmpdir(), 'openapi-client-'));
+    try {
+      await writeFile(
+        join(dir, '.meshrc.yaml'),
+        [
+          'sources:',
+          '  - name: IconRest',
+          '    handler:',
+          '      openapi:',
+          `        source: ${gateways[0]!.url}/openapi.json`,
+          `        endpoint: ${gateways[0]!.url}`,
+          '        operationHeaders:',
+          `          X-API-Key: ${key}`,
+        ].join('\n'),
+      );
+      const mesh = await getMesh(await findAndParseConfig({ dir }));
+      try {
+        const viaClient = await mesh.execute(
+          `{ listIcons(per_page: 5, sort: az, license: free) { data { id slug name svg_url } meta { total per_page } }
+             listCategories { data { slug icon_count } } }`,
+          {},
+        );
+        expect(viaClient.errors).toBeUndefined();
+        const rest = await (await fetch(`${gateways[0]!.url}/icons?per_page=5&sort=az&license=free`, { headers: { 'x-api-key': key } })).json();
+        const data = viaClient.data as { listIcons: { data: unknown[]; meta: { total: number } }; listCategories: { data: unknown[] } };
+        expect(data.listIcons.data).toEqual(rest.data.map(({ id, slug, name, svg_url }: Record<string, unknown>) => ({ id, slug, name, svg_url })));
+        expect(data.listIcons.meta.total).toBe(rest.meta.total);
+        const categories = await (await fetch(`${gateways[0]!.url}/categories`, { headers: { 'x-api-key': key } })).json();
+        expect(data.listCategories.data).toEqual(categories.data.map(({ slug, icon_count }: Record<string, unknown>) => ({ slug, icon_count })));
+      } finally {
+        mesh.destroy();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a new route and a new default limit from the config alone, after a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
+    try {
+      const config = (await readFile(join(ROOT, '.meshrc.yaml'), 'utf8'))
+        .replace('source: ./resolvers/mesh-source.ts', `source: ${join(ROOT, 'resolvers', 'mesh-source.ts')}`)
+        .replace('hourlyLimit: 1000', 'hourlyLimit: 7')
+        .replace('anonymousHourlyLimit: 60', 'anonymousHourlyLimit: 5')
+        .replace(
+          '        - path: /categories\n',
+          '        - path: /most-downloaded\n          operation: ListIcons\n          envelope: page\n          params:\n            sort: { type: enum, values: { downloads: DOWNLOADS }, default: downloads }\n            per_page: { type: integer, minimum: 1, maximum: 10, default: 3, variable: perPage }\n        - path: /categories\n',
+        );
+      expect(config).toContain('/most-downloaded');
+      await writeFile(join(dir, '.meshrc.yaml'), config);
+      const restarted = await startGatewayProcess({ ...env, GATEWAY_CONFIG_DIR: dir });
+      try {
+        const { key } = await createApiKey(database.db.prisma, { accountName: `config-${Date.now()}` });
+        const response = await fetch(`${restarted.url}/most-downloaded`, { headers: { 'x-api-key': key } });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-ratelimit-limit')).toBe('7');
+        const body = await response.json();
+        expect(body.meta).toMatchObject({ page: 1, per_page: 3 });
+        const top = await database.db.prisma.icon.findMany({ where: { published: true }, orderBy: [{ downloads: 'desc' }, { id: 'asc' }], take: 3, select: { id: true } });
+        expect(body.data.map((icon: { id: number }) => icon.id)).toEqual(top.map((icon) => icon.id));
+        expect((await fetch(`${restarted.url}/most-downloaded?per_page=11`, { headers: { 'x-api-key': key } })).status).toBe(400);
+        const original = await fetch(`${gateways[0]!.url}/most-downloaded`, { headers: { 'x-api-key': key } });
+        expect(original.status).toBe(404);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on an invalid config, naming the key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-bad-config-'));
+    try {
+      const config = (await readFile(join(ROOT, '.meshrc.yaml'), 'utf8'))
+        .replace('source: ./resolvers/mesh-source.ts', `source: ${join(ROOT, 'resolvers', 'mesh-source.ts')}`)
+        .replace('hourlyLimit: 1000', 'hourlyLimit: lots');
+      await writeFile(join(dir, '.meshrc.yaml'), config);
+      const started = startGatewayProcess({ ...env, GATEWAY_CONFIG_DIR: dir });
+      const failure = await started.then(
+        () => expect.unreachable('the gateway started on an invalid config'),
+        (error: Error) => error.message,
+      );
+      expect(failure).toMatch(/error: \.meshrc\.yaml is invalid:\n\s+plugins\["@icon-catalogue\/gateway\/rate-limit"\]\.hourlyLimit: .*expected number/);
+      expect(failure).not.toMatch(/\n\s+at /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,296 @@
+// The REST API of the specification over a real socket, on a copy of the demo catalogue in
+// embedded PGlite with in-memory rate limits: every row of the error table, every parameter
+// rule at its bounds and just outside, the headers on every kind of response, the exact JSON
+// shapes, premium 403 and owned 200, ETags and 304s, HEAD and 405.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../prisma/accounts/api-keys.ts';
+import { grantIcons } from '../../prisma/accounts/ownership.ts';
+import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
+import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
+
+let database: TestDatabase;
+let gateway: RunningGateway;
+let key: string;
+let ownerKey: string;
+let ownedSlug: string;
+let unownedSlug: string;
+let freeSlug: string;
+
+beforeAll(async () => {
+  delete process.env.REDIS_URL; // memory store for this suite
+  database = await createCatalogueCopy('pglite');
+  const { prisma } = database.db;
+  key = (await createApiKey(prisma, { accountName: 'reader', hourlyLimit: 100_000 })).key;
+  ownerKey = (await createApiKey(prisma, { accountName: 'owner', hourlyLimit: 100_000 })).key;
+  const premium = await prisma.icon.findMany({ where: { premium: true, published: true }, orderBy: { id: 'asc' }, take: 2 });
+  ownedSlug = premium[0]!.slug;
+  unownedSlug = premium[1]!.slug;
+  await grantIcons(prisma, 'owner', [ownedSlug]);
+  freeSlug = (await prisma.icon.findFirstOrThrow({ where: { premium: false, published: true }, orderBy: { id: 'asc' } })).slug;
+  gateway = await startGatewayInProcess(database.db);
+});
+afterAll(async () => {
+  await gateway?.close();
+  await database?.drop();
+});
+
+async function get(path: string, headers: Record<string, string> = { 'x-api-key': key }, method = 'GET') {
+  const response = await fetch(`${gateway.url}${path}`, { method, headers });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: text ? (JSON.parse(text) as any) : undefined };
+}
+
+const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'premium', 'downloads', 'svg_url', 'url'].sort();
+const META_KEYS = ['page', 'per_page', 'total', 'total_pages'].sort();
+
+function expectErrorBody(response: { status: number; json: any; headers: Headers }, status: number, message?: string | RegExp) {
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.json)).toEqual(['error']);
+  expect(Object.keys(response.json.error).sort()).toEqual(['code', 'message']);
+  expect(response.json.error.code).toBe(status);
+  expect(typeof response.json.error.message).toBe('string');
+  if (message) expect(response.json.error.message).toMatch(message);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.json.error.message).not.toMatch(/graphql|at .*\.ts:\d+|Cannot|undefined/i);
+}
+
+describe('the error table of the specification', () => {
+  it('401 when the key is missing, malformed, unknown or revoked', async () => {
+    expectErrorBody(await get('/icons', {}), 401, /API key is required/);
+    expectErrorBody(await get('/icons', { 'x-api-key': 'not-a-key' }), 401, /invalid or has been revoked/);
+    expectErrorBody(await get('/icons', { authorization: 'Basic abc' }), 401);
+    expectErrorBody(await get('/icons', { 'x-api-key': key.slice(0, -2) + 'zz' }), 401);
+    const doomed = await createApiKey(database.db.prisma, { accountName: 'doomed' });
+    expect((await get('/categories', { 'x-api-key': doomed.key })).status).toBe(200);
+    await database.db.prisma.apiKey.update({ where: { publicId: doomed.publicId }, data: { revokedAt: new Date() } });
+    expectErrorBody(await get('/categories', { 'x-api-key': doomed.key }), 401);
+  });
+
+  it('accepts the key as Authorization: Bearer too', async () => {
+    expect((await get('/categories', { authorization: `Bearer ${key}` })).status).toBe(200);
+  });
+
+  it('403 for a premium icon the account does not own; 200 with markup for its owner', async () => {
+    expectErrorBody(await get(`/icons/${ownedSlug}`), 403, /premium icon that your account does not own/);
+    expectErrorBody(await get(`/icons/${unownedSlug}`, { 'x-api-key': ownerKey }), 403);
+    const owned = await get(`/icons/${ownedSlug}`, { 'x-api-key': ownerKey });
+    expect(owned.status).toBe(200);
+    expect(owned.json.data.premium).toBe(true);
+    expect(owned.json.data.svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  });
+
+  it('404 for an unknown icon (id or slug) and an unknown path', async () => {
+    expectErrorBody(await get('/icons/no-such-icon'), 404, /No icon with id or slug "no-such-icon"/);
+    expectErrorBody(await get('/icons/987654321'), 404);
+    expectErrorBody(await get('/nowhere'), 404, /No route for \/nowhere/);
+    expectErrorBody(await get('/icons/a/b'), 404);
+  });
+
+  it('405 with Allow for other methods on known paths; HEAD works like GET without a body', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const response = await get('/icons', { 'x-api-key': key }, method);
+      expectErrorBody(response, 405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+    }
+    const head = await get('/categories', { 'x-api-key': key }, 'HEAD');
+    const full = await get('/categories');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('etag')).toBe(full.headers.get('etag'));
+    expect(head.headers.get('x-ratelimit-limit')).toBe('100000');
+  });
+
+  it('429 with Retry-After once a key has used its hourly limit', async () => {
+    const limited = await createApiKey(database.db.prisma, { accountName: 'limited', hourlyLimit: 5 });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await get('/categories', { 'x-api-key': limited.key })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const refused = await get('/categories', { 'x-api-key': limited.key });
+    expectErrorBody(refused, 429, /Rate limit exceeded: 5 requests per hour/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(refused.headers.get('x-ratelimit-reset')) * 1000).toBeGreaterThan(Date.now());
+  });
+});
+
+describe('parameter rules at their bounds', () => {
+  it.each([
+    ['/icons?page=1', 200],
+    ['/icons?page=0', 400, /page must be a whole number of at least 1 \(got "0"\)/],
+    ['/icons?page=-3', 400, /page must be/],
+    ['/icons?page=1.5', 400, /page must be/],
+    ['/icons?page=abc', 400, /page must be/],
+    ['/icons?page=99999999999999', 400, /page must be/],
+    ['/icons?per_page=1', 200],
+    ['/icons?per_page=100', 200],
+    ['/icons?per_page=0', 400, /per_page must be a whole number from 1 to 100/],
+    ['/icons?per_page=101', 400, /per_page must be a whole number from 1 to 100 \(got "101"\)/],
+    ['/icons?sort=az', 200],
+    ['/icons?sort=AZ', 200],
+    ['/icons?sort=name', 400, /sort must be one of: popular, newest, downloads, az/],
+    ['/icons?license=free', 200],
+    ['/icons?license=premium', 200],
+    ['/icons?license=gratis', 400, /license must be one of: free, premium/],
+    ['/icons?include_svg=0', 200],
+    ['/icons?include_svg=1', 200],
+    ['/icons?include_svg=2', 400, /include_svg must be 0 or 1/],
+    ['/icons?include_svg=yes', 400, /include_svg must be 0 or 1/],
+    ['/icons?page=1&page=2', 400, /page must be given at most once/],
+    ['/search?q=a', 200],
+    [`/search?q=${'a'.repeat(200)}`, 200],
+    [`/search?q=${'a'.repeat(201)}`, 400, /q must be at most 200 characters long/],
+    ['/search', 400, /^q is required$/],
+    ['/search?q=', 400, /q must not be empty/],
+    ['/search?q=%20%20', 400, /q must not be empty/],
+    ['/search?q=home&per_page=101', 400, /per_page/],
+    ['/icons?utm_source=newsletter&whatever=1', 200],
+  ] as const)('%s -> %i', async (path, status, message?: RegExp) => {
+    const response = await get(path);
+    if (status === 200) expect(response.status).toBe(200);
+    else expectErrorBody(response, status, message);
+  });
+
+  it('answers an unknown filter value with an empty page, and a page past the last with the true meta', async () => {
+    const none = await get('/icons?category=no-such-category');
+    expect(none.json).toEqual({ data: [], meta: { page: 1, per_page: 24, total: 0, total_pages: 0 } });
+    const past = await get('/icons?style=bold&page=5000&per_page=100');
+    expect(past.json.data).toEqual([]);
+    expect(past.json.meta.total).toBeGreaterThan(0);
+    expect(past.json.meta.total_pages).toBe(Math.ceil(past.json.meta.total / 100));
+  });
+});
+
+describe('response shapes', () => {
+  it('lists icons with exactly the fields of the specification, and meta with the page in effect', async () => {
+    const { json, status } = await get('/icons');
+    expect(status).toBe(200);
+    expect(Object.keys(json).sort()).toEqual(['data', 'meta']);
+    expect(json.data).toHaveLength(24);
+    for (const item of json.data) expect(Object.keys(item).sort()).toEqual(LIST_ITEM_KEYS);
+    expect(Object.keys(json.meta).sort()).toEqual(META_KEYS);
+    expect(json.meta).toMatchObject({ page: 1, per_page: 24 });
+    expect(json.meta.total).toBe(await database.db.prisma.icon.count({ where: { published: true } }));
+  });
+
+  it('embeds svg with include_svg=1: markup for free icons, null for premium ones, whoever asks', async () => {
+    for (const apiKey of [key, ownerKey]) {
+      const { json } = await get('/icons?include_svg=1&per_page=100&license=premium&sort=az', { 'x-api-key': apiKey });
+      expect(json.data.length).toBeGreaterThan(0);
+      for (const item of json.data) expect(item.svg).toBeNull();
+    }
+    const free = await get('/icons?include_svg=1&per_page=50&license=free');
+    for (const item of free.json.data) {
+      expect(Object.keys(item).sort()).toEqual([...LIST_ITEM_KEYS, 'svg'].sort());
+      expect(item.svg).toMatch(/^<svg /);
+    }
+  });
+
+  it('returns one icon with its tags, license and markup, by slug and by id alike', async () => {
+    const bySlug = await get(`/icons/${freeSlug}`);
+    expect(bySlug.status).toBe(200);
+    expect(Object.keys(bySlug.json)).toEqual(['data']);
+    expect(Object.keys(bySlug.json.data).sort()).toEqual([...LIST_ITEM_KEYS, 'license_url', 'svg', 'tags'].sort());
+    for (const tag of bySlug.json.data.tags) expect(Object.keys(tag).sort()).toEqual(['name', 'slug']);
+    const byId = await get(`/icons/${bySlug.json.data.id}`);
+    expect(byId.json).toEqual(bySlug.json);
+  });
+
+  it('lists categories as {slug, name, icon_count}, ordered by name', async () => {
+    const { json } = await get('/categories');
+    expect(json.data.length).toBeGreaterThan(50);
+    for (const category of json.data) expect(Object.keys(category).sort()).toEqual(['icon_count', 'name', 'slug']);
+    const names = json.data.map((c: { name: string }) => c.name);
+    expect(names).toEqual([...names].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
+  it('searches in the list form, taking the filters', async () => {
+    const { json } = await get('/search?q=arrow%20left&per_page=5&license=free');
+    expect(json.data[0].name).toBe('Arrow Left');
+    expect(json.meta).toMatchObject({ page: 1, per_page: 5 });
+    for (const item of json.data) expect(item.premium).toBe(false);
+  });
+});
+
+describe('headers on every kind of response', () => {
+  it('carries X-RateLimit-Limit on 200, 304, 400, 401, 403, 404, 405; Remaining and Reset once counted', async () => {
+    const ok = await get('/categories');
+    const notModified = await get('/categories', { 'x-api-key': key, 'if-none-match': ok.headers.get('etag')! });
+    const responses = {
+      200: ok,
+      304: notModified,
+      400: await get('/icons?page=0'),
+      401: await get('/icons', {}),
+      403: await get(`/icons/${ownedSlug}`),
+      404: await get('/no-such-path'),
+      405: await get('/icons', { 'x-api-key': key }, 'DELETE'),
+    };
+    for (const [status, response] of Object.entries(responses)) {
+      expect(response.status, `status ${status}`).toBe(Number(status));
+      expect(response.headers.get('x-ratelimit-limit'), `limit on ${status}`).toMatch(/^\d+$/);
+      expect(response.headers.get('x-request-id'), `request id on ${status}`).toBeTruthy();
+    }
+    for (const status of [200, 304, 400, 403] as const) {
+      expect(responses[status].headers.get('x-ratelimit-limit')).toBe('100000');
+      expect(responses[status].headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(responses[status].headers.get('x-ratelimit-reset')).toMatch(/^\d{10}$/);
+    }
+  });
+
+  it('answers If-None-Match with 304 on every route, with an empty body', async () => {
+    for (const path of ['/icons?per_page=3', `/icons/${freeSlug}`, '/categories', '/search?q=home&per_page=3']) {
+      const first = await get(path);
+      const etag = first.headers.get('etag')!;
+      expect(etag).toMatch(/^"[\w-]{32}"$/);
+      const again = await get(path, { 'x-api-key': key, 'if-none-match': etag });
+      expect(again.status, path).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+      const stale = await get(path, { 'x-api-key': key, 'if-none-match': '"stale"' });
+      expect(stale.status).toBe(200);
+    }
+  });
+
+  it('never lets the owner’s ETag validate a non-owner’s request into the owner’s content', async () => {
+    const owner = await get(`/icons/${ownedSlug}`, { 'x-api-key': ownerKey });
+    const other = await get(`/icons/${ownedSlug}`, { 'x-api-key': key, 'if-none-match': owner.headers.get('etag')! });
+    expect(other.status).toBe(403);
+  });
+});
+
+describe('GraphQL and OpenAPI', () => {
+  it('puts /graphql behind the same key and limits', async () => {
+    const query = `/graphql?query=${encodeURIComponent('{ categories { slug } }')}`;
+    expectErrorBody(await get(query, {}), 401);
+    const ok = await get(query);
+    expect(ok.status).toBe(200);
+    expect(ok.json.data.categories.length).toBeGreaterThan(0);
+    expect(ok.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    const premium = await get(`/graphql?query=${encodeURIComponent(`{ icon(ref: "${ownedSlug}") { svg } }`)}`, { 'x-api-key': ownerKey });
+    expect(premium.json.data.icon.svg).toMatch(/^<svg/);
+  });
+
+  it('refuses GraphQL requests beyond the depth and alias limits', async () => {
+    const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: categories { slug }`).join(' ');
+    const response = await get(`/graphql?query=${encodeURIComponent(`{ ${aliases} }`)}`);
+    expect(JSON.stringify(response.json)).toMatch(/Aliases limit/);
+  });
+
+  it('serves an OpenAPI 3.1 document of the routes without a key', async () => {
+    const { json, status } = await get('/openapi.json', {});
+    expect(status).toBe(200);
+    expect(json.openapi).toBe('3.1.0');
+    expect(Object.keys(json.paths).sort()).toEqual(['/categories', '/icons', '/icons/{ref}', '/search']);
+    const perPage = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'per_page');
+    expect(perPage.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 24 });
+    const sort = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    expect(sort.schema).toEqual({ type: 'string', enum: ['popular', 'newest', 'downloads', 'az'], default: 'popular' });
+    expect(json.paths['/search'].get.parameters.find((p: { name: string }) => p.name === 'q')).toMatchObject({ required: true, schema: { maxLength: 200 } });
+    expect(Object.keys(json.paths['/icons/{ref}'].get.responses)).toEqual(expect.arrayContaining(['200', '304', '401', '403', '404', '429']));
+    const item = json.paths['/icons'].get.responses['200'].content['application/json'].schema.properties.data.items;
+    expect(Object.keys(item.properties).sort()).toEqual([...LIST_ITEM_KEYS, 'svg'].sort());
+    expect(item.required.sort()).toEqual(LIST_ITEM_KEYS);
+    expect(Object.keys(json.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'BearerAuth']);
+  });
+});

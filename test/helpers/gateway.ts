@@ -1,0 +1,64 @@
+// A gateway serving over a real socket: in this process (one per test file: the plugins are
+// process singletons, as in production), or as a child process with its own environment.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { Database } from '../../prisma/database.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export interface RunningGateway {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGatewayInProcess(db: Database): Promise<RunningGateway> {
+  const { createGateway, listen } = await import('../../gateway/server.ts');
+  const { currentRateLimitStore } = await import('../../gateway/plugins/rate-limit.ts');
+  const gateway = await createGateway({ db });
+  await currentRateLimitStore()?.connect(2_000);
+  const port = await listen(gateway.server, 0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await gateway.close();
+      await currentRateLimitStore()?.close();
+    },
+  };
+}
+
+/** `npm start` as a child process (PORT=0: it picks a free port and says which). */
+export function startGatewayProcess(env: Record<string, string>): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`gateway did not start in 90 s:\n${output}`)), 90_000);
+    const check = () => {
+      const port = /Serving on http:\/\/[^:]+:(\d+)/.exec(output)?.[1];
+      if (!port) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      done({
+        child,
+        url: `http://127.0.0.1:${port}`,
+        output: () => output,
+        close: () =>
+          new Promise((closed) => {
+            if (child.exitCode !== null) return closed();
+            child.once('exit', () => closed());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`gateway exited with ${code}:\n${output}`));
+    });
+  });
+}
