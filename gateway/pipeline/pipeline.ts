@@ -10,6 +10,7 @@
 // stage replaces the one of the same name instead of adding a second.
 import type { Exchange, GatewayResponse } from './exchange.ts';
 import { errorBody } from '../http/error-body.ts';
+import { processSingleton } from '../../lib/process-singleton.ts';
 
 export const PHASES = ['start', 'route', 'auth', 'limit', 'handle'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -65,4 +66,4 @@ export function errorResponse(status: number, message: string, headers: Record<s
 }
 
 /** The one pipeline of this process (all plugin entries of .meshrc.yaml fill it). */
-export const pipeline = new Pipeline();
+export const pipeline = processSingleton('pipeline', () => new Pipeline());

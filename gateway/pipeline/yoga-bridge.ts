@@ -5,9 +5,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { exchangeFromFetch, type Exchange, type GatewayResponse } from './exchange.ts';
 import { pipeline } from './pipeline.ts';
+import { processSingleton } from '../../lib/process-singleton.ts';
 
-const byNodeRequest = new WeakMap<IncomingMessage, Exchange>();
-const byFetchRequest = new WeakMap<Request, Exchange>();
+const { byNodeRequest, byFetchRequest } = processSingleton('exchanges', () => ({
+  byNodeRequest: new WeakMap<IncomingMessage, Exchange>(),
+  byFetchRequest: new WeakMap<Request, Exchange>(),
+}));
 
 /** The front ran the pipeline for this request and passes it on to Mesh. */
 export function rememberPassedOn(req: IncomingMessage, exchange: Exchange): void {

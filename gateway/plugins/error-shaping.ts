@@ -11,6 +11,7 @@ import type { Exchange, GatewayResponse } from '../pipeline/exchange.ts';
 import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
 import { withoutMeshExtras } from './catalogue-context.ts';
+import { processSingleton } from '../../lib/process-singleton.ts';
 
 export const errorShapingOptions = z
   .object({
@@ -21,7 +22,7 @@ export const errorShapingOptions = z
 
 export const PLUGIN_NAME = '@icon-catalogue/gateway/error-shaping';
 
-let internalErrorMessage = 'Internal server error';
+const shared = processSingleton('error-shaping', () => ({ internalErrorMessage: 'Internal server error' }));
 
 function logUnexpected(exchange: Exchange, error: unknown): void {
   const cause = error as { message?: string; stack?: string; originalError?: { message?: string; stack?: string } };
@@ -41,7 +42,7 @@ function logUnexpected(exchange: Exchange, error: unknown): void {
 /** The response for an error nobody expected. */
 export function unexpectedErrorResponse(error: unknown, exchange: Exchange): GatewayResponse {
   logUnexpected(exchange, error);
-  return errorResponse(500, internalErrorMessage);
+  return errorResponse(500, shared.internalErrorMessage);
 }
 
 /** The response for a GraphQL result with errors: the first error with a known code decides. */
@@ -55,7 +56,7 @@ export function graphQLErrorsResponse(errors: readonly GraphQLError[], exchange:
 
 export default function useErrorShaping(rawOptions: Record<string, unknown> = {}): Plugin {
   const options = validateConfig(errorShapingOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
-  internalErrorMessage = options.internalErrorMessage;
+  shared.internalErrorMessage = options.internalErrorMessage;
   pipeline.setErrorShaper(unexpectedErrorResponse);
   return usePipelineInYoga();
 }

@@ -15,6 +15,7 @@ import { MemoryStore } from '../rate-limit/memory-store.ts';
 import { RedisStore } from '../rate-limit/redis-store.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
 import { withoutMeshExtras } from './catalogue-context.ts';
+import { processSingleton } from '../../lib/process-singleton.ts';
 
 const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name');
 
@@ -49,20 +50,20 @@ export const rateLimitOptions = z
 export type RateLimitOptions = z.infer<typeof rateLimitOptions>;
 export const PLUGIN_NAME = '@icon-catalogue/gateway/rate-limit';
 
-let sharedStore: RateLimitStore | undefined;
+const shared = processSingleton('rate-limit-store', () => ({ store: undefined as RateLimitStore | undefined }));
 
 /** The process's store, made on first use (Mesh builds plugins without serving anything). */
 export function rateLimitStore(options: Pick<RateLimitOptions, 'store' | 'redisTimeoutMs'>, env = process.env): RateLimitStore {
-  if (sharedStore) return sharedStore;
+  if (shared.store) return shared.store;
   const redisUrl = env.REDIS_URL;
   const kind = options.store === 'auto' ? (redisUrl ? 'redis' : 'memory') : options.store;
   if (kind === 'redis' && !redisUrl) throw new ConfigError(`plugins.${PLUGIN_NAME}.store is "redis" but REDIS_URL is not set`);
-  sharedStore = kind === 'redis' ? new RedisStore({ url: redisUrl!, commandTimeoutMs: options.redisTimeoutMs }) : new MemoryStore();
-  return sharedStore;
+  shared.store = kind === 'redis' ? new RedisStore({ url: redisUrl!, commandTimeoutMs: options.redisTimeoutMs }) : new MemoryStore();
+  return shared.store;
 }
 
 export function currentRateLimitStore(): RateLimitStore | undefined {
-  return sharedStore;
+  return shared.store;
 }
 
 export function createRateLimitStages(options: RateLimitOptions) {

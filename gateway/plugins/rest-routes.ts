@@ -20,6 +20,7 @@ import { RouteTable } from '../rest/route-table.ts';
 import { sharedDatabase, urlTemplates } from '../runtime.ts';
 import { withoutMeshExtras } from './catalogue-context.ts';
 import { graphQLErrorsResponse } from './error-shaping.ts';
+import { processSingleton } from '../../lib/process-singleton.ts';
 
 export const PLUGIN_NAME = '@icon-catalogue/gateway/rest-routes';
 export const GRAPHQL_PATH = '/graphql';
@@ -93,17 +94,17 @@ export class RestRoutes {
   }
 }
 
-let current: RestRoutes | undefined;
+const shared = processSingleton('rest-routes', () => ({ routes: undefined as RestRoutes | undefined }));
 
 /** The routes of this process (after Mesh built the plugin). */
 export function currentRestRoutes(): RestRoutes | undefined {
-  return current;
+  return shared.routes;
 }
 
 export default function useRestRoutes(rawOptions: Record<string, unknown> = {}): Plugin {
   const options = validateConfig(restRoutesOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
   const routes = new RestRoutes(options);
-  current = routes;
+  shared.routes = routes;
   pipeline.register('route', 'rest-routes', routes.route);
   pipeline.register('handle', 'rest-routes', routes.handle);
   return {

@@ -47,7 +47,7 @@ async function withEngine<T>(db: Database, work: (handle: EngineHandle) => Promi
   } catch (error) {
     throw handle.explain(error);
   } finally {
-    handle.engine.free();
+    await handle.close();
   }
 }
 

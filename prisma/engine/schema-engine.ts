@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine } from '@prisma/schema-engine-wasm';
 
@@ -39,6 +39,12 @@ function loadGlue(): Promise<Glue> {
 
 export interface EngineHandle {
   engine: SchemaEngine;
+  /**
+   * Frees the engine and closes the connections it opened. Migrations hold a session-level
+   * advisory lock on PostgreSQL; until its connection closes, another process that migrates
+   * the same database (a second gateway starting at the same time) waits for it.
+   */
+  close(): Promise<void>;
   /** Driver errors reach the engine as "External error id#N"; this turns N back into the adapter's error. */
   explain(error: unknown): Error;
 }
@@ -48,11 +54,26 @@ export async function openSchemaEngine(
   datamodel: { path: string; content: string },
 ): Promise<EngineHandle> {
   const glue = await loadGlue();
-  const bound = bindMigrationAwareSqlAdapterFactory(adapterFactory);
+  const opened: SqlDriverAdapter[] = [];
+  const track = async (adapter: Promise<SqlDriverAdapter>) => {
+    const connected = await adapter;
+    opened.push(connected);
+    return connected;
+  };
+  const bound = bindMigrationAwareSqlAdapterFactory({
+    adapterName: adapterFactory.adapterName,
+    provider: adapterFactory.provider,
+    connect: () => track(adapterFactory.connect()),
+    connectToShadowDb: () => track(adapterFactory.connectToShadowDb()),
+  });
   const log = () => {};
   const engine = await glue.SchemaEngine.new({ datamodels: [[datamodel.path, datamodel.content]] }, log, bound);
   return {
     engine,
+    async close() {
+      engine.free();
+      await Promise.all(opened.splice(0).map((adapter) => adapter.dispose().catch(() => {})));
+    },
     explain(error) {
       const message = error instanceof Error ? error.message : String(error);
       const id = /External error id#(\d+)/.exec(message)?.[1];
