@@ -76,7 +76,7 @@ export function redactUrl(url: string): string {
 async function openPostgres(url: string, poolSize: number, onQuery?: (sql: string) => void): Promise<Database> {
   // Parsed into fields rather than passed as `connectionString`: adapter-pg opens its shadow
   // database by overriding `database`, which a connection string would silently win over.
-  const config: pg.PoolConfig = { ...parseIntoClientConfig(url), max: poolSize, connectionTimeoutMillis: 5_000 };
+  const config: pg.PoolConfig = { ...parseIntoClientConfig(url), max: poolSize, connectionTimeoutMillis: 10_000 };
   const factory = new PrismaPg(config);
   const prisma = createClient(factory, onQuery);
   return {

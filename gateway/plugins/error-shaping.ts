@@ -39,9 +39,19 @@ function logUnexpected(exchange: Exchange, error: unknown): void {
   );
 }
 
-/** The response for an error nobody expected. */
+/** A database pool that had no connection free in time: overload, which a client can retry. */
+function isPoolExhausted(error: unknown): boolean {
+  for (let cause = error as { message?: unknown; originalError?: unknown; cause?: unknown } | undefined, depth = 0; cause && depth < 5; depth++) {
+    if (typeof cause.message === 'string' && /timeout exceeded when trying to connect|timed out fetching a new connection/i.test(cause.message)) return true;
+    cause = (cause.originalError ?? cause.cause) as typeof cause;
+  }
+  return false;
+}
+
+/** The response for an error nobody expected (503 with Retry-After when it is overload). */
 export function unexpectedErrorResponse(error: unknown, exchange: Exchange): GatewayResponse {
   logUnexpected(exchange, error);
+  if (isPoolExhausted(error)) return errorResponse(503, 'The service is busy; try again shortly', { 'retry-after': '1' });
   return errorResponse(500, shared.internalErrorMessage);
 }
 

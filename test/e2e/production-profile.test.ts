@@ -14,6 +14,19 @@ import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 const skip = Boolean((await postgresUnavailable()) || (await redisUnavailable()));
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
+/** Runs `work` with a temporary folder holding the project's .meshrc.yaml, edited by `edit`. */
+async function withConfig<T>(edit: (config: string) => string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
+  try {
+    const original = await readFile(join(ROOT, '.meshrc.yaml'), 'utf8');
+    const absoluteSource = original.replace('source: ./resolvers/mesh-source.ts', `source: ${join(ROOT, 'resolvers', 'mesh-source.ts')}`);
+    await writeFile(join(dir, '.meshrc.yaml'), edit(absoluteSource));
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () => {
   let database: TestDatabase;
   let gateways: RunningGateway[] = [];
@@ -34,7 +47,7 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
     const { key } = await createApiKey(database.db.prisma, { accountName: `burst-${Date.now()}`, hourlyLimit: 300 });
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
-        fetch(`${gateways[i % 2]!.url}/categories`, { headers: { 'x-api-key': key } }).then(async (response) => {
+        fetch(`${gateways[i % 2]!.url}/icons/mdi-home`, { headers: { 'x-api-key': key } }).then(async (response) => {
           await response.arrayBuffer();
           return response.status;
         }),
@@ -86,18 +99,18 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
   });
 
   it('takes a new route and a new default limit from the config alone, after a restart', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
-    try {
-      const config = (await readFile(join(ROOT, '.meshrc.yaml'), 'utf8'))
-        .replace('source: ./resolvers/mesh-source.ts', `source: ${join(ROOT, 'resolvers', 'mesh-source.ts')}`)
+    const addRoute = (config: string) => {
+      const edited = config
         .replace('hourlyLimit: 1000', 'hourlyLimit: 7')
         .replace('anonymousHourlyLimit: 60', 'anonymousHourlyLimit: 5')
         .replace(
           '        - path: /categories\n',
           '        - path: /most-downloaded\n          operation: ListIcons\n          envelope: page\n          params:\n            sort: { type: enum, values: { downloads: DOWNLOADS }, default: downloads }\n            per_page: { type: integer, minimum: 1, maximum: 10, default: 3, variable: perPage }\n        - path: /categories\n',
         );
-      expect(config).toContain('/most-downloaded');
-      await writeFile(join(dir, '.meshrc.yaml'), config);
+      expect(edited).toContain('/most-downloaded');
+      return edited;
+    };
+    await withConfig(addRoute, async (dir) => {
       const restarted = await startGatewayProcess({ ...env, GATEWAY_CONFIG_DIR: dir });
       try {
         const { key } = await createApiKey(database.db.prisma, { accountName: `config-${Date.now()}` });
@@ -114,27 +127,20 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
       } finally {
         await restarted.close();
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('refuses to start on an invalid config, naming the key', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gateway-bad-config-'));
-    try {
-      const config = (await readFile(join(ROOT, '.meshrc.yaml'), 'utf8'))
-        .replace('source: ./resolvers/mesh-source.ts', `source: ${join(ROOT, 'resolvers', 'mesh-source.ts')}`)
-        .replace('hourlyLimit: 1000', 'hourlyLimit: lots');
-      await writeFile(join(dir, '.meshrc.yaml'), config);
-      const started = startGatewayProcess({ ...env, GATEWAY_CONFIG_DIR: dir });
-      const failure = await started.then(
-        () => expect.unreachable('the gateway started on an invalid config'),
-        (error: Error) => error.message,
-      );
-      expect(failure).toMatch(/error: \.meshrc\.yaml is invalid:\n\s+plugins\["@icon-catalogue\/gateway\/rate-limit"\]\.hourlyLimit: .*expected number/);
-      expect(failure).not.toMatch(/\n\s+at /);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await withConfig(
+      (config) => config.replace('hourlyLimit: 1000', 'hourlyLimit: lots'),
+      async (dir) => {
+        const failure = await startGatewayProcess({ ...env, GATEWAY_CONFIG_DIR: dir }).then(
+          () => expect.unreachable('the gateway started on an invalid config'),
+          (error: Error) => error.message,
+        );
+        expect(failure).toMatch(/error: \.meshrc\.yaml is invalid:\n\s+plugins\["@icon-catalogue\/gateway\/rate-limit"\]\.hourlyLimit: .*expected number/);
+        expect(failure).not.toMatch(/\n\s+at /);
+      },
+    );
   });
 });
