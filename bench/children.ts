@@ -1,0 +1,172 @@
+// Child processes of the benchmark: servers started with `node --import tsx <script>`, ready
+// when they print "Serving on http://host:port", stopped with SIGTERM (SIGKILL only if one
+// ignores it), and one-shot commands (the operator CLI) with their output captured.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
+
+export interface ServerChild {
+  name: string;
+  pid: number;
+  /** Base URL, for example http://127.0.0.1:40123 (no trailing slash). */
+  url: string;
+  /** From spawn to the "Serving on" line. */
+  readyMs: number;
+  readyLine: string;
+  /** Last lines of output (stdout and stderr), for error messages. */
+  tail(): string;
+  exited(): boolean;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  name: string;
+  script: string;
+  args?: string[];
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  timeoutMs: number;
+  /** Keep stdin open as a pipe: a child that watches it exits when this process dies. */
+  stdinPipe?: boolean;
+}
+
+const SERVING = /Serving on (http:\/\/\S+?:\d+)/;
+const TAIL_LINES = 40;
+
+/** Everything this module started and has not seen exit, for a last-resort cleanup. */
+const running = new Set<ServerChild>();
+
+export function runningChildren(): ServerChild[] {
+  return [...running];
+}
+
+export function startServer(options: StartOptions): Promise<ServerChild> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', options.script, ...(options.args ?? [])], {
+    cwd: PROJECT_ROOT,
+    env: options.env,
+    stdio: [options.stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  log.write(`\n=== ${new Date().toISOString()} ${options.name}: node --import tsx ${options.script} ${(options.args ?? []).join(' ')}\n`);
+  const lines: string[] = [];
+  let exitCode: number | null | undefined;
+  let exitSignal: NodeJS.Signals | null = null;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      resolve();
+    });
+  });
+  const tail = () => lines.join('\n');
+
+  let server: ServerChild | undefined;
+
+  return new Promise<ServerChild>((resolve, reject) => {
+    let settled = false;
+    const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void stopChild(child, exitPromise).finally(() => {
+        log.end();
+        reject(new Error(`${options.name}: ${message}\n--- last output (${options.logFile}) ---\n${tail()}`));
+      });
+    };
+    const timer = setTimeout(() => fail(`not serving after ${(options.timeoutMs / 1000).toFixed(0)} s`), options.timeoutMs);
+
+    const onLine = (line: string) => {
+      log.write(`${line}\n`);
+      lines.push(line);
+      if (lines.length > TAIL_LINES) lines.shift();
+      const match = SERVING.exec(line);
+      if (!match || settled) return;
+      settled = true;
+      clearTimeout(timer);
+      server = {
+        name: options.name,
+        pid: child.pid!,
+        url: match[1]!,
+        readyMs: performance.now() - started,
+        readyLine: line,
+        tail,
+        exited: () => exitCode !== undefined,
+        stop: async () => {
+          await stopChild(child, exitPromise);
+          if (server) running.delete(server);
+          log.end();
+        },
+      };
+      running.add(server);
+      resolve(server);
+    };
+    createInterface({ input: child.stdout! }).on('line', onLine);
+    createInterface({ input: child.stderr! }).on('line', onLine);
+    child.once('error', (error) => fail(`could not start: ${error.message}`));
+    void exitPromise.then(() => {
+      fail(`exited before serving (${exitSignal ? `signal ${exitSignal}` : `code ${exitCode}`})`);
+      if (server) running.delete(server);
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs` if the child is still there. Resolves once it exited. */
+async function stopChild(child: ChildProcess, exitPromise: Promise<void>, graceMs = 20_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    exitPromise.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    console.error(`warning: pid ${child.pid} did not stop within ${graceMs / 1000} s of SIGTERM; sending SIGKILL`);
+    child.kill('SIGKILL');
+    await exitPromise;
+  }
+}
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node --import tsx <script> <args>` to completion. */
+export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ProcessMemory {
+  /** Resident set size now, in kB. */
+  rssKb: number;
+  /** Peak resident set size, in kB. */
+  peakKb: number;
+}
+
+/** VmRSS and VmHWM of a running process, from /proc/<pid>/status. */
+export async function processMemory(pid: number): Promise<ProcessMemory | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s*kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssKb: field('VmRSS'), peakKb: field('VmHWM') };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+// One measurement: autocannon against one URL, a warm-up run first (discarded except for its
+// status codes), then the measured run. Latency percentiles come from every response's own
+// time in fractional milliseconds (autocannon's histogram keeps whole milliseconds only, which
+// reads 0 ms for most of a fast server's responses).
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+export interface RunStats {
+  /** Responses received in the measured run. */
+  responses: number;
+  durationSeconds: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Non-2xx responses, warm-up included. */
+  non2xx: number;
+  /** Connection errors and timeouts, warm-up included. */
+  errors: number;
+  timeouts: number;
+  /** Status code -> count, warm-up included. */
+  statusCodes: Record<string, number>;
+}
+
+function run(options: autocannon.Options, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
+  const instance = autocannon(options);
+  if (onLatency) instance.on('response', (_client, _status, _bytes, responseTime) => onLatency(responseTime));
+  return Promise.resolve(instance);
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export async function measure(options: LoadOptions): Promise<RunStats> {
+  const common = { url: options.url, headers: options.headers, connections: options.connections, timeout: 10 };
+  const statusCodes: Record<string, number> = {};
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  const count = (result: autocannon.Result) => {
+    non2xx += result.non2xx;
+    errors += result.errors;
+    timeouts += result.timeouts;
+    for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + Number(count);
+  };
+
+  if (options.warmupSeconds > 0) count(await run({ ...common, duration: options.warmupSeconds }));
+
+  const latencies: number[] = [];
+  const result = await run({ ...common, duration: options.seconds }, (ms) => latencies.push(ms));
+  count(result);
+  const sorted = Float64Array.from(latencies).sort();
+  const responses = result.requests.total;
+  return {
+    responses,
+    durationSeconds: result.duration,
+    requestsPerSecond: result.duration > 0 ? responses / result.duration : 0,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1]! : NaN,
+    non2xx,
+    errors,
+    timeouts,
+    statusCodes,
+  };
+}

@@ -1,0 +1,178 @@
+// The benchmark's printout and its entry in bench/RESULTS.md: one table of gateway and plain
+// node:http figures per scenario, the project's goals marked met or not, and the conditions of
+// the run (machine, profile, catalogue, gateway memory and start time).
+import { existsSync } from 'node:fs';
+import { appendFile, writeFile } from 'node:fs/promises';
+import type { RunStats } from './load.ts';
+
+export interface Scenario {
+  /** Shown in the table. */
+  label: string;
+  /** Path and query, as sent to both servers. */
+  path: string;
+  /** Goal: gateway req/s at least this share of plain req/s. */
+  minRatio?: number;
+  /** Qualifies the goal, for example "on the demo catalogue". */
+  goalScope?: 'demo catalogue';
+}
+
+export interface ScenarioResult {
+  scenario: Scenario;
+  bodyBytes: number;
+  /** What the body holds, for a sanity check ("24 items", "96 categories"). */
+  bodySummary: string;
+  gateway: RunStats;
+  plain: RunStats;
+}
+
+export interface Goal {
+  text: string;
+  met: boolean;
+  detail: string;
+  /** Shown but not binding here (for example the demo-catalogue goal on the full catalogue). */
+  informational?: boolean;
+}
+
+export const P99_GOAL_MS = 20;
+
+export interface RunContext {
+  date: Date;
+  command: string;
+  settings: string;
+  machine: string;
+  profile: string;
+  catalogue: string;
+  isDemoCatalogue: boolean;
+  gateway: string;
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+export const formatInt = (value: number) => (Number.isFinite(value) ? integer.format(value) : 'n/a');
+export const formatMs = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
+/** Three decimals, or two significant digits below 0.01 (so 0.0004 does not read as 0.000). */
+export const formatRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' : ratio < 0.01 ? ratio.toPrecision(2) : ratio.toFixed(3));
+const ratioOf = (result: ScenarioResult) => (result.plain.requestsPerSecond > 0 ? result.gateway.requestsPerSecond / result.plain.requestsPerSecond : NaN);
+
+export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolean): Goal[] {
+  const goals: Goal[] = [];
+  for (const result of results) {
+    const { minRatio, goalScope, label } = result.scenario;
+    if (minRatio === undefined) continue;
+    const ratio = ratioOf(result);
+    goals.push({
+      text: `${label}: gateway >= ${minRatio.toFixed(2)} of plain req/s${goalScope ? ` (${goalScope})` : ''}`,
+      met: ratio >= minRatio,
+      detail: formatRatio(ratio),
+      informational: goalScope === 'demo catalogue' && !isDemoCatalogue,
+    });
+  }
+  const slow = results.filter((result) => !(result.gateway.p99 < P99_GOAL_MS));
+  const worst = results.reduce<ScenarioResult | undefined>((acc, result) => (!acc || result.gateway.p99 > acc.gateway.p99 ? result : acc), undefined);
+  goals.push({
+    text: `gateway p99 under ${P99_GOAL_MS} ms on every scenario`,
+    met: slow.length === 0,
+    detail: slow.length
+      ? `over on ${slow.map((result) => `${result.scenario.label} (${formatMs(result.gateway.p99)} ms)`).join(', ')}`
+      : `worst ${worst ? `${formatMs(worst.gateway.p99)} ms (${worst.scenario.label})` : 'n/a'}`,
+  });
+  return goals;
+}
+
+/** A markdown table with padded columns, readable on a terminal as it is. */
+function markdownTable(header: string[], rows: string[][], rightAligned: boolean[]): string {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (rightAligned[column] ? `${'-'.repeat(width + 1)}:` : `${'-'.repeat(width + 2)}`)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+export function resultsTable(results: ScenarioResult[]): string {
+  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio'];
+  const rows = results.map((result) => [
+    result.scenario.label,
+    `${formatInt(result.bodyBytes)} B`,
+    formatInt(result.gateway.requestsPerSecond),
+    formatMs(result.gateway.p50),
+    formatMs(result.gateway.p99),
+    formatInt(result.plain.requestsPerSecond),
+    formatMs(result.plain.p50),
+    formatMs(result.plain.p99),
+    formatRatio(ratioOf(result)),
+  ]);
+  return markdownTable(header, rows, [false, true, true, true, true, true, true, true, true]);
+}
+
+export function goalLines(goals: Goal[]): string[] {
+  return goals.map((goal) => {
+    const mark = goal.informational ? (goal.met ? 'met (info)' : 'not met (info: goal is for the demo catalogue)') : goal.met ? 'MET' : 'NOT MET';
+    return `- [${mark}] ${goal.text}: ${goal.detail}`;
+  });
+}
+
+export interface Problems {
+  /** Non-2xx responses, connection errors and timeouts, per server and scenario. */
+  lines: string[];
+}
+
+export function findProblems(results: ScenarioResult[]): Problems {
+  const lines: string[] = [];
+  for (const result of results) {
+    for (const [server, stats] of [['gateway', result.gateway], ['plain', result.plain]] as const) {
+      if (stats.non2xx === 0 && stats.errors === 0 && stats.timeouts === 0) continue;
+      const codes = Object.entries(stats.statusCodes)
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, count]) => `${code}: ${formatInt(count)}`)
+        .join(', ');
+      lines.push(
+        `${server} ${result.scenario.label}: ${formatInt(stats.non2xx)} non-2xx${codes ? ` (${codes})` : ''}, ` +
+          `${formatInt(stats.errors)} connection errors, ${formatInt(stats.timeouts)} timeouts`,
+      );
+    }
+  }
+  return { lines };
+}
+
+export function errorBanner(problems: Problems): string {
+  const bar = '!'.repeat(78);
+  return [bar, `!!! THIS RUN HAD ERRORS: its figures are not valid (${problems.lines.length} affected measurements)`, ...problems.lines.map((line) => `!!!   ${line}`), bar].join('\n');
+}
+
+const RESULTS_HEADER = `# Benchmark results
+
+Written by \`npm run bench\` (\`bench/run.ts\`); each run appends a section.
+
+**Method.** The gateway runs as a child process (\`node --import tsx gateway/main.ts\`), the
+baseline as another: a plain \`node:http\` server that answers each request with the exact body
+bytes the gateway returned for it (captured once per scenario before the measurements). The
+benchmark process drives both with autocannon, 10 connections, a warm-up run and then a
+measured run per server, alternating plain and gateway scenario by scenario so both see the
+same machine state. Every request carries the API key header; any non-2xx response, connection
+error or timeout marks the run as invalid. Latencies are per response, in milliseconds.
+
+The machines are shared and noisy, and the load generator runs on the same cores as the
+servers, so absolute numbers move from run to run: read the **ratio** (gateway req/s over plain
+req/s, same run, same machine), which is what the project's goals are written against.
+`;
+
+export async function appendResults(file: string, context: RunContext, results: ScenarioResult[], goals: Goal[], problems: Problems): Promise<void> {
+  if (!existsSync(file)) await writeFile(file, RESULTS_HEADER);
+  const section = [
+    '',
+    `## ${context.date.toISOString().replace(/\.\d+Z$/, 'Z')}: ${context.profile}${problems.lines.length ? ' (INVALID: errors)' : ''}`,
+    '',
+    ...(problems.lines.length ? [`**INVALID RUN: non-2xx responses or connection errors.**`, '', ...problems.lines.map((line) => `- ${line}`), ''] : []),
+    `- Command: \`${context.command}\` (${context.settings})`,
+    `- Machine: ${context.machine}`,
+    `- Profile: ${context.profile}; catalogue: ${context.catalogue}`,
+    `- Gateway: ${context.gateway}`,
+    '',
+    resultsTable(results),
+    '',
+    problems.lines.length ? 'Goals (not valid: the run had errors):' : 'Goals:',
+    '',
+    ...goalLines(goals),
+    '',
+  ].join('\n');
+  await appendFile(file, section);
+}

@@ -1,0 +1,414 @@
+// `npm run bench`: the gateway against a plain node:http server sending the same bytes.
+//
+// 1. Prepares the gateway: without DATABASE_URL, the embedded PGlite directory bench/out/pglite
+//    (the first run starts the gateway once so it imports the demo catalogue), and an API key
+//    with a high hourly limit made with the operator CLI (kept in bench/out/ and reused while the
+//    gateway accepts it). With DATABASE_URL (and REDIS_URL) those are passed through.
+// 2. Starts the gateway (`node --import tsx gateway/main.ts`, PORT=0, HOST=127.0.0.1), fetches
+//    each scenario once, and starts bench/plain-server.ts with those bodies.
+// 3. Drives both with autocannon, warm-up then measured run, alternating plain and gateway.
+// 4. Prints the table and the goals, appends them to bench/RESULTS.md, stops both children.
+//
+// Settings (environment): BENCH_SECONDS (measured seconds per run, default 5),
+// BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_KEY_LIMIT (hourly
+// limit of a new bench key, default 100000000).
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, platform, release } from 'node:os';
+import { join, relative } from 'node:path';
+import { PROJECT_ROOT, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
+import { measure, type RunStats } from './load.ts';
+import {
+  appendResults,
+  errorBanner,
+  evaluateGoals,
+  findProblems,
+  formatInt,
+  formatMs,
+  formatRatio,
+  goalLines,
+  resultsTable,
+  type RunContext,
+  type Scenario,
+  type ScenarioResult,
+} from './report.ts';
+
+const BENCH_DIR = import.meta.dirname;
+const OUT_DIR = join(BENCH_DIR, 'out');
+const RESULTS_FILE = join(BENCH_DIR, 'RESULTS.md');
+const GATEWAY_LOG = join(OUT_DIR, 'gateway.log');
+const PLAIN_LOG = join(OUT_DIR, 'plain-server.log');
+const PLAIN_BODIES = join(OUT_DIR, 'plain-bodies.json');
+const PGLITE_DIR = join(OUT_DIR, 'pglite');
+const PGLITE_READY = join(OUT_DIR, 'pglite.bootstrapped');
+
+const BOOTSTRAP_TIMEOUT_MS = 10 * 60_000;
+const START_TIMEOUT_MS = 3 * 60_000;
+const DEFAULT_ICON = 'mdi-home';
+const GRAPHQL_QUERY = '{icons(perPage:24){data{id slug name}}}';
+/** A generous ceiling on gateway req/s, to tell whether a reused key has enough left this hour. */
+const MAX_EXPECTED_GATEWAY_RPS = 25_000;
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+function numberSetting(name: string, fallback: number, { min, integer }: { min: number; integer?: boolean }): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min} (got "${text}")`);
+  }
+  return value;
+}
+
+const settings = {
+  seconds: numberSetting('BENCH_SECONDS', 5, { min: 1 }),
+  warmupSeconds: numberSetting('BENCH_WARMUP_SECONDS', 2, { min: 0 }),
+  connections: numberSetting('BENCH_CONNECTIONS', 10, { min: 1, integer: true }),
+  keyLimit: numberSetting('BENCH_KEY_LIMIT', 100_000_000, { min: 1, integer: true }),
+};
+
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const redisUrl = process.env.REDIS_URL || undefined;
+const embedded = !databaseUrl;
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+function gatewayEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1' };
+  if (embedded) env.PGLITE_DATA_DIR = PGLITE_DIR;
+  return env;
+}
+
+const log = (line = '') => console.log(line);
+const rel = (path: string) => relative(process.cwd(), path) || '.';
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+function scenarios(iconSlug: string): Scenario[] {
+  return [
+    { label: `/icons/${iconSlug}`, path: `/icons/${encodeURIComponent(iconSlug)}`, minRatio: 0.4 },
+    { label: '/icons', path: '/icons', minRatio: 0.25 },
+    { label: '/icons?per_page=100&include_svg=1', path: '/icons?per_page=100&include_svg=1' },
+    { label: '/search?q=home', path: '/search?q=home', minRatio: 0.1, goalScope: 'demo catalogue' },
+    { label: '/search?q=arrow%20left', path: '/search?q=arrow%20left' },
+    { label: '/categories', path: '/categories', minRatio: 0.4 },
+    { label: `GraphQL ${GRAPHQL_QUERY}`, path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers
+
+interface Fetched {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+}
+
+async function get(base: string, path: string, key?: string): Promise<Fetched> {
+  const response = await fetch(`${base}${path}`, { headers: key ? { 'x-api-key': key } : {} });
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+function json(fetched: Fetched): unknown {
+  try {
+    return JSON.parse(fetched.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A short description of a body, to check the scenarios return what they should. */
+function summarize(body: unknown): string {
+  if (!isObject(body)) return 'not JSON';
+  if (body.errors) return `GraphQL errors: ${JSON.stringify(body.errors).slice(0, 200)}`;
+  let data = body.data;
+  if (isObject(data) && isObject(data.icons)) data = data.icons.data; // GraphQL icons page
+  const meta = isObject(body.meta) ? body.meta : undefined;
+  if (Array.isArray(data)) {
+    const withSvg = data.filter((item) => isObject(item) && typeof item.svg === 'string').length;
+    return (
+      `${data.length} items` +
+      (meta && typeof meta.total === 'number' ? ` of ${formatInt(meta.total)}` : '') +
+      (withSvg ? `, ${withSvg} with svg` : '')
+    );
+  }
+  if (isObject(data)) return `one item: ${String(data.slug ?? data.id ?? '?')}${typeof data.svg === 'string' ? ' with svg' : ''}`;
+  return 'unexpected shape';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preparation: data directory and key
+
+async function bootstrapEmbedded(): Promise<void> {
+  if (existsSync(PGLITE_READY) && existsSync(PGLITE_DIR)) return;
+  log(`First run: creating ${rel(PGLITE_DIR)} by starting the gateway once (imports the demo catalogue, about 30 s)...`);
+  await rm(PGLITE_READY, { force: true });
+  await rm(keyFile(), { force: true });
+  const gateway = await startServer({ name: 'gateway (bootstrap)', script: 'gateway/main.ts', env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: BOOTSTRAP_TIMEOUT_MS });
+  log(`  bootstrapped in ${(gateway.readyMs / 1000).toFixed(1)} s; stopping it`);
+  await gateway.stop();
+  await writeFile(PGLITE_READY, `${new Date().toISOString()}\n`);
+}
+
+function keyFile(): string {
+  const id = embedded ? 'pglite' : `pg-${createHash('sha256').update(databaseUrl!).digest('hex').slice(0, 12)}`;
+  return join(OUT_DIR, `bench-api-key.${id}.txt`);
+}
+
+async function cachedKey(): Promise<string | undefined> {
+  try {
+    const key = (await readFile(keyFile(), 'utf8')).trim();
+    return key || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A new key from the operator CLI (embedded: only while no gateway holds the directory). */
+async function createKey(): Promise<string> {
+  log(`Creating a bench API key (account "bench", limit ${formatInt(settings.keyLimit)} an hour) with the operator CLI...`);
+  const result = await runScript('cli/main.ts', ['keys', 'create', '--account', 'bench', '--limit', String(settings.keyLimit)], gatewayEnv());
+  const lines = result.stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  const key = lines.at(-1);
+  if (result.code !== 0 || !key || !/^ick_\S+$/.test(key)) {
+    throw new Error(`keys create failed (exit ${result.code}):\n${result.stderr.trim() || result.stdout.trim()}`);
+  }
+  await writeFile(keyFile(), `${key}\n`, { mode: 0o600 });
+  await chmod(keyFile(), 0o600);
+  return key;
+}
+
+/** Why a key will not do for this run, or undefined when it will. */
+async function keyProblem(gateway: ServerChild, key: string, requestsNeeded: number): Promise<string | undefined> {
+  const probe = await get(gateway.url, '/categories', key);
+  if (probe.status === 401 || probe.status === 403) return `the gateway refused the saved key (${probe.status})`;
+  if (probe.status === 429) return 'the saved key is rate limited';
+  if (probe.status !== 200) throw new Error(`GET /categories answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
+  const remaining = Number(probe.headers.get('x-ratelimit-remaining'));
+  if (Number.isFinite(remaining) && remaining < requestsNeeded) return `the saved key has ${formatInt(remaining)} requests left this hour`;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Machine and catalogue
+
+function machineDescription(): string {
+  let nproc = String(cpus().length);
+  try {
+    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    // keep os.cpus()
+  }
+  let model = cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    const cpuinfo = execFileSync('cat', ['/proc/cpuinfo'], { encoding: 'utf8' });
+    model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? model;
+  } catch {
+    // keep os.cpus()
+  }
+  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  return `nproc ${nproc}, ${model}, Node ${process.version}, ${platform()} ${release()}, load average at start ${load}`;
+}
+
+async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons: number; categories: number }> {
+  const query = '{icons(perPage:1){meta{total}} categories{slug}}';
+  const body = json(await get(gateway.url, `/graphql?query=${encodeURIComponent(query)}`, key));
+  const data = isObject(body) && isObject(body.data) ? body.data : {};
+  const icons = isObject(data.icons) && isObject(data.icons.meta) ? Number(data.icons.meta.total) : NaN;
+  const categories = Array.isArray(data.categories) ? data.categories.length : NaN;
+  return { icons, categories };
+}
+
+function commandLine(): string {
+  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'DATABASE_URL', 'REDIS_URL']
+    .filter((name) => process.env[name])
+    .map((name) => `${name}=${name.endsWith('_URL') ? redact(process.env[name]!) : process.env[name]}`);
+  const base = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'npx tsx bench/run.ts';
+  return [...vars, base].join(' ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+function describe(server: string, stats: RunStats): string {
+  const bad = stats.non2xx + stats.errors + stats.timeouts;
+  return `${server} ${formatInt(stats.requestsPerSecond).padStart(6)} req/s p50 ${formatMs(stats.p50)} p99 ${formatMs(stats.p99)} ms${bad ? `  <-- ${formatInt(bad)} ERRORS` : ''}`;
+}
+
+async function main(): Promise<number> {
+  await mkdir(OUT_DIR, { recursive: true });
+  const runStarted = new Date();
+  const machine = machineDescription();
+  const profile = embedded
+    ? `embedded PGlite (${rel(PGLITE_DIR)}), rate limits in process memory`
+    : `PostgreSQL (${redact(databaseUrl!)})` + (redisUrl ? ` + Redis (${redact(redisUrl)})` : ', no REDIS_URL: rate limits in process memory');
+  log(`Benchmark: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server and scenario`);
+  log(`Machine: ${machine}`);
+  log(`Profile: ${profile}`);
+
+  if (embedded) await bootstrapEmbedded();
+
+  const scenarioCount = scenarios(DEFAULT_ICON).length;
+  const requestsNeeded = Math.ceil(scenarioCount * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
+  let key = (await cachedKey()) ?? (await createKey());
+
+  const startGateway = () => startServer({ name: 'gateway', script: 'gateway/main.ts', env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: START_TIMEOUT_MS });
+  log('Starting the gateway...');
+  let gateway = await startGateway();
+  const problem = await keyProblem(gateway, key, requestsNeeded);
+  if (problem) {
+    log(`  ${problem}: making a new one`);
+    if (embedded) {
+      await gateway.stop(); // the CLI needs the directory
+      key = await createKey();
+      gateway = await startGateway();
+    } else {
+      key = await createKey();
+    }
+    const again = await keyProblem(gateway, key, requestsNeeded);
+    if (again) throw new Error(`the new bench key does not work either: ${again}`);
+  }
+  log(`  serving at ${gateway.url} after ${(gateway.readyMs / 1000).toFixed(1)} s (pid ${gateway.pid}); log: ${rel(GATEWAY_LOG)}`);
+
+  // The scenarios' bodies, once, from the gateway.
+  let iconSlug = DEFAULT_ICON;
+  const icon = await get(gateway.url, `/icons/${DEFAULT_ICON}`, key);
+  if (icon.status !== 200) {
+    const free = json(await get(gateway.url, '/icons?license=free&per_page=1', key));
+    const first = isObject(free) && Array.isArray(free.data) && isObject(free.data[0]) ? free.data[0] : undefined;
+    if (!first || typeof first.slug !== 'string') throw new Error(`/icons/${DEFAULT_ICON} answered ${icon.status} and no free icon was found`);
+    iconSlug = first.slug;
+    log(`  /icons/${DEFAULT_ICON} answered ${icon.status}; using the free icon ${iconSlug}`);
+  }
+  const list = scenarios(iconSlug);
+  const captured = new Map<string, { body: Buffer; summary: string }>();
+  log('Scenarios (one request each, from the gateway):');
+  for (const scenario of list) {
+    const fetched = await get(gateway.url, scenario.path, key);
+    const summary = summarize(json(fetched));
+    log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${summary}`);
+    if (fetched.status < 200 || fetched.status > 299 || summary.startsWith('GraphQL errors') || summary === 'not JSON') {
+      throw new Error(`${scenario.label} answered ${fetched.status}: ${fetched.body.toString('utf8').slice(0, 500)}`);
+    }
+    captured.set(scenario.path, { body: fetched.body, summary });
+  }
+  const catalogue = await catalogueSize(gateway, key);
+
+  await writeFile(PLAIN_BODIES, JSON.stringify(Object.fromEntries([...captured].map(([path, { body }]) => [path, body.toString('base64')]))));
+  log('Starting the plain node:http server...');
+  const plain = await startServer({
+    name: 'plain server',
+    script: 'bench/plain-server.ts',
+    args: [PLAIN_BODIES],
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EXIT_WITH_PARENT: '1' },
+    logFile: PLAIN_LOG,
+    timeoutMs: 60_000,
+    stdinPipe: true,
+  });
+  for (const scenario of list) {
+    const fetched = await get(plain.url, scenario.path, key);
+    if (fetched.status !== 200 || !fetched.body.equals(captured.get(scenario.path)!.body)) {
+      throw new Error(`the plain server does not answer ${scenario.path} with the gateway's bytes (status ${fetched.status})`);
+    }
+  }
+  log(`  serving at ${plain.url} (pid ${plain.pid})`);
+
+  // Measurements: alternate which server goes first, so neither always runs on a warmer machine.
+  const headers = { 'x-api-key': key };
+  const load = (server: ServerChild, path: string) =>
+    measure({ url: `${server.url}${path}`, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
+  const perRun = (settings.warmupSeconds + settings.seconds) * 2 * list.length;
+  log(`Measuring ${list.length} scenarios (about ${Math.round(perRun)} s)...`);
+  const results: ScenarioResult[] = [];
+  for (const [index, scenario] of list.entries()) {
+    const plainFirst = index % 2 === 0;
+    const first = await load(plainFirst ? plain : gateway, scenario.path);
+    const second = await load(plainFirst ? gateway : plain, scenario.path);
+    const [plainStats, gatewayStats] = plainFirst ? [first, second] : [second, first];
+    const { body, summary } = captured.get(scenario.path)!;
+    results.push({ scenario, bodyBytes: body.length, bodySummary: summary, gateway: gatewayStats, plain: plainStats });
+    const ratio = plainStats.requestsPerSecond > 0 ? gatewayStats.requestsPerSecond / plainStats.requestsPerSecond : NaN;
+    log(`  [${index + 1}/${list.length}] ${scenario.label}`);
+    log(`        ${describe('gateway', gatewayStats)}`);
+    log(`        ${describe('plain  ', plainStats)}   ratio ${formatRatio(ratio)}`);
+  }
+
+  const memory = await processMemory(gateway.pid);
+  const readyIn = /ready in ([\d.]+ s)/.exec(gateway.readyLine)?.[1];
+  const gatewayLine =
+    `start-to-serving ${(gateway.readyMs / 1000).toFixed(1)} s from spawn` +
+    (readyIn ? ` (${readyIn} by its own clock)` : '') +
+    (memory ? `; resident memory after the run ${formatInt(memory.rssKb / 1024)} MB (VmRSS), peak ${formatInt(memory.peakKb / 1024)} MB (VmHWM)` : '; memory: /proc not readable');
+
+  const isDemoCatalogue = embedded || catalogue.icons < 100_000;
+  const goals = evaluateGoals(results, isDemoCatalogue);
+  const problems = findProblems(results);
+  const context: RunContext = {
+    date: runStarted,
+    command: commandLine(),
+    settings: `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server and scenario`,
+    machine,
+    profile,
+    catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}`,
+    isDemoCatalogue,
+    gateway: gatewayLine,
+  };
+
+  log();
+  log(resultsTable(results));
+  log();
+  log(`Gateway: ${gatewayLine}`);
+  log(`Catalogue: ${context.catalogue}`);
+  log();
+  log(problems.lines.length ? 'Goals (issue 5; NOT VALID: the run had errors):' : 'Goals (issue 5):');
+  for (const line of goalLines(goals)) log(line);
+  if (problems.lines.length) {
+    log();
+    console.error(errorBanner(problems));
+  }
+  await appendResults(RESULTS_FILE, context, results, goals, problems);
+  log();
+  log(`Appended to ${rel(RESULTS_FILE)}.`);
+  return problems.lines.length ? 1 : 0;
+}
+
+async function stopChildren(): Promise<void> {
+  await Promise.allSettled(runningChildren().map((child) => child.stop()));
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers`);
+    void stopChildren().finally(() => process.exit(130));
+  });
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  console.error(`\nbench failed: ${(error as Error).message}`);
+  if (process.env.DEBUG) console.error((error as Error).stack);
+} finally {
+  if (!interrupted) await stopChildren();
+}
+process.exit(exitCode);
