@@ -3,10 +3,3 @@
 export function errorBody(status: number, message: string): string {
   return JSON.stringify({ error: { code: status, message } });
 }
-
-export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(errorBody(status, message), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
-}

@@ -7,14 +7,13 @@
 // log line.
 import type { Plugin } from 'graphql-yoga';
 import { z } from 'zod';
-import { validateConfig } from '../../lib/config-validation.ts';
 import { touchApiKey, verifyApiKey, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
 import type { Viewer } from '../../resolvers/context.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
 import { sharedDatabase } from '../runtime.ts';
-import { withoutMeshExtras } from './catalogue-context.ts';
+import { parsePluginOptions } from './plugin-options.ts';
 
 export const apiKeyAuthOptions = z
   .object({
@@ -66,7 +65,7 @@ export function createApiKeyStage({ header, allowAnonymous, publicPaths }: ApiKe
 }
 
 export default function useApiKeyAuth(rawOptions: Record<string, unknown> = {}): Plugin {
-  const options = validateConfig(apiKeyAuthOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  const options = parsePluginOptions(apiKeyAuthOptions, PLUGIN_NAME, rawOptions);
   pipeline.register('auth', 'api-key', createApiKeyStage(options));
   return usePipelineInYoga();
 }

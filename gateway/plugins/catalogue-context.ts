@@ -2,10 +2,10 @@
 // caller's account (set by the API-key stage) and the URL templates from .meshrc.yaml.
 import { useExtendContext, type Plugin } from '@envelop/core';
 import { z } from 'zod';
-import { validateConfig } from '../../lib/config-validation.ts';
 import { TEMPLATE_PLACEHOLDERS, unknownPlaceholders, LOCALE_PATTERN } from '../../resolvers/urls.ts';
 import { exchangeOf } from '../pipeline/yoga-bridge.ts';
 import { setUrlTemplates, sharedDatabase } from '../runtime.ts';
+import { parsePluginOptions } from './plugin-options.ts';
 
 const template = (example: string) =>
   z
@@ -37,17 +37,11 @@ export const catalogueContextOptions = z
 export const PLUGIN_NAME = '@icon-catalogue/gateway/catalogue-context';
 
 export default function useCatalogueContext(rawOptions: Record<string, unknown>): Plugin<Record<string, unknown>> {
-  const { urls } = validateConfig(catalogueContextOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  const { urls } = parsePluginOptions(catalogueContextOptions, PLUGIN_NAME, rawOptions);
   setUrlTemplates(urls);
   return useExtendContext(async (context: Record<string, unknown>) => ({
     prisma: (await sharedDatabase()).prisma,
     viewer: exchangeOf(context)?.caller?.viewer ?? null,
     urls,
   })) as Plugin<Record<string, unknown>>;
-}
-
-/** Mesh passes its own helpers (logger, cache, pubsub, baseDir, importFn) beside our options. */
-export function withoutMeshExtras(options: Record<string, unknown>): Record<string, unknown> {
-  const { logger: _l, cache: _c, pubsub: _p, baseDir: _b, importFn: _i, ...ours } = options;
-  return ours;
 }

@@ -5,13 +5,12 @@
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { z } from 'zod';
-import { validateConfig } from '../../lib/config-validation.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../resolvers/errors.ts';
 import type { Exchange, GatewayResponse } from '../pipeline/exchange.ts';
 import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
-import { withoutMeshExtras } from './catalogue-context.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
+import { parsePluginOptions } from './plugin-options.ts';
 
 export const errorShapingOptions = z
   .object({
@@ -65,7 +64,7 @@ export function graphQLErrorsResponse(errors: readonly GraphQLError[], exchange:
 }
 
 export default function useErrorShaping(rawOptions: Record<string, unknown> = {}): Plugin {
-  const options = validateConfig(errorShapingOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  const options = parsePluginOptions(errorShapingOptions, PLUGIN_NAME, rawOptions);
   shared.internalErrorMessage = options.internalErrorMessage;
   pipeline.setErrorShaper(unexpectedErrorResponse);
   return usePipelineInYoga();

@@ -6,7 +6,7 @@
 // request proceeds with a logged warning (failOpen: true) or is refused with 503.
 import type { Plugin } from 'graphql-yoga';
 import { z } from 'zod';
-import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
+import { ConfigError } from '../../lib/config-validation.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
@@ -14,8 +14,8 @@ import { RateLimiter, type RateLimitDecision } from '../rate-limit/limiter.ts';
 import { MemoryStore } from '../rate-limit/memory-store.ts';
 import { RedisStore } from '../rate-limit/redis-store.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
-import { withoutMeshExtras } from './catalogue-context.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
+import { parsePluginOptions } from './plugin-options.ts';
 
 const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name');
 
@@ -102,7 +102,7 @@ export function createRateLimitStages(options: RateLimitOptions) {
 }
 
 export default function useRateLimit(rawOptions: Record<string, unknown> = {}): Plugin {
-  const options = validateConfig(rateLimitOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  const options = parsePluginOptions(rateLimitOptions, PLUGIN_NAME, rawOptions);
   const stages = createRateLimitStages(options);
   pipeline.register('start', 'rate-limit-announce', stages.announce);
   pipeline.register('limit', 'rate-limit', stages.limit);

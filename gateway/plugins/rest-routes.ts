@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { validateConfig } from '../../lib/config-validation.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { errorResponse, jsonResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
@@ -18,9 +17,9 @@ import { ParamError } from '../rest/params.ts';
 import { restRoutesOptions, type RestRoutesOptions } from '../rest/route-config.ts';
 import { RouteTable } from '../rest/route-table.ts';
 import { sharedDatabase, urlTemplates } from '../runtime.ts';
-import { withoutMeshExtras } from './catalogue-context.ts';
 import { graphQLErrorsResponse } from './error-shaping.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
+import { parsePluginOptions } from './plugin-options.ts';
 
 export const PLUGIN_NAME = '@icon-catalogue/gateway/rest-routes';
 export const GRAPHQL_PATH = '/graphql';
@@ -102,7 +101,7 @@ export function currentRestRoutes(): RestRoutes | undefined {
 }
 
 export default function useRestRoutes(rawOptions: Record<string, unknown> = {}): Plugin {
-  const options = validateConfig(restRoutesOptions, withoutMeshExtras(rawOptions), '.meshrc.yaml', ['plugins', PLUGIN_NAME]);
+  const options = parsePluginOptions(restRoutesOptions, PLUGIN_NAME, rawOptions);
   const routes = new RestRoutes(options);
   shared.routes = routes;
   pipeline.register('route', 'rest-routes', routes.route);

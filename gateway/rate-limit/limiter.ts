@@ -65,11 +65,3 @@ export class RateLimiter {
     };
   }
 }
-
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  const headers: Record<string, string> = { 'x-ratelimit-limit': String(decision.limit) };
-  if (decision.remaining !== undefined) headers['x-ratelimit-remaining'] = String(decision.remaining);
-  if (decision.resetAt !== undefined) headers['x-ratelimit-reset'] = String(decision.resetAt);
-  if (decision.retryAfter !== undefined) headers['retry-after'] = String(decision.retryAfter);
-  return headers;
-}
