@@ -18,6 +18,8 @@ import { exchangeFromNode, type GatewayResponse } from './pipeline/exchange.ts';
 import { errorResponse, pipeline } from './pipeline/pipeline.ts';
 import { rememberPassedOn } from './pipeline/yoga-bridge.ts';
 import { currentRestRoutes } from './plugins/rest-routes.ts';
+import { currentRateLimitStore } from './plugins/rate-limit.ts';
+import { HEALTH_PATH, healthResponse, READY_PATH, readinessResponse } from './health.ts';
 import { provideDatabase } from './runtime.ts';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
@@ -66,6 +68,9 @@ export async function createGateway({ db, loaded, dir }: { db: Database; loaded?
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = req.url?.split('?', 1)[0];
+    if (path === HEALTH_PATH) return writeResponse(res, req.method ?? 'GET', healthResponse());
+    if (path === READY_PATH) return writeResponse(res, req.method ?? 'GET', await readinessResponse(db, currentRateLimitStore()));
     const exchange = exchangeFromNode(req);
     const response = await pipeline.run(exchange);
     if (response) return writeResponse(res, exchange.method, response);

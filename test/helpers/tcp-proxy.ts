@@ -1,0 +1,39 @@
+// A TCP proxy in front of a real service (PostgreSQL, Redis), which a test can take down and
+// bring back on the same port, to see what the gateway does when its dependencies go away.
+import { createServer, connect, type Server, type Socket } from 'node:net';
+
+export class TcpProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+
+  /** Drops every connection and refuses new ones, keeping the port for `start` to reuse. */
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+}
