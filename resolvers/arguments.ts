@@ -22,8 +22,16 @@ export function pageRequest({ page, perPage }: PageArgs): { page: number; perPag
   return { page: p, perPage: size };
 }
 
+/** PostgreSQL text cannot hold NUL, and no catalogue value contains control characters. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+function plainText(argument: string, value: string): string {
+  if (CONTROL_CHARACTERS.test(value)) throw badInput(argument, `${argument} must not contain control characters`);
+  return value;
+}
+
 export function searchText(q: string): string {
-  const text = q.trim();
+  const text = plainText('q', q.trim());
   if (!text) throw badInput('q', 'q must not be empty');
   if ([...text].length > MAX_QUERY_LENGTH) throw badInput('q', `q must be at most ${MAX_QUERY_LENGTH} characters`);
   return text;
@@ -46,11 +54,15 @@ export function sortKey(sort: GraphQLSort | null | undefined): SortKey | null {
 
 export function iconFilter(filter: GraphQLFilter | null | undefined): IconFilter {
   if (!filter) return {};
+  const text = (name: keyof GraphQLFilter) => {
+    const value = filter[name];
+    return value == null ? value : plainText(`filter.${name}`, value);
+  };
   return {
-    category: filter.category,
-    tag: filter.tag,
-    style: filter.style,
-    color: filter.color,
+    category: text('category'),
+    tag: text('tag'),
+    style: text('style'),
+    color: text('color'),
     license: filter.license ? (filter.license.toLowerCase() as License) : null,
   };
 }

@@ -31,6 +31,7 @@ export function describeRule(rule: ParamRule): string {
 }
 
 const INTEGER = /^[+-]?\d{1,15}$/;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** The GraphQL value of one raw parameter value, or a ParamError naming the parameter. */
 export function convertParam(name: string, rule: ParamRule, raw: string): unknown {
@@ -46,6 +47,8 @@ export function convertParam(name: string, rule: ParamRule, raw: string): unknow
     }
     case 'string': {
       const value = raw.trim();
+      // PostgreSQL text cannot hold NUL, and no catalogue value has control characters.
+      if (CONTROL_CHARACTERS.test(value)) throw new ParamError(name, `${name} must not contain control characters`);
       const length = [...value].length;
       if (length < Math.max(rule.minLength ?? 1, 1)) {
         throw new ParamError(name, `${name} must not be empty`);

@@ -88,6 +88,7 @@ export async function loadIconsInOrder(prisma: PrismaClient, ids: readonly numbe
 
 /** One published icon by numeric id or slug. */
 export async function loadIconByRef(prisma: PrismaClient, ref: string): Promise<IconRecord | undefined> {
+  if (ref.includes('\u0000')) return undefined; // no slug has one, and PostgreSQL text cannot
   const condition = /^\d{1,9}$/.test(ref) ? Prisma.sql`i.id = ${Number(ref)}` : Prisma.sql`i.slug = ${ref}`;
   const [row] = await prisma.$queryRaw<IconRow[]>(Prisma.sql`${ICON_SELECT} WHERE ${condition} AND i.published`);
   return row && toRecord(row);

@@ -146,6 +146,9 @@ describe('parameter rules at their bounds', () => {
     ['/search?q=%20%20', 400, /q must not be empty/],
     ['/search?q=home&per_page=101', 400, /per_page/],
     ['/icons?utm_source=newsletter&whatever=1', 200],
+    ['/icons?category=%00', 400, /category must not contain control characters/],
+    ['/search?q=a%00b', 400, /q must not contain control characters/],
+    ['/icons/%00', 404, /No icon with id or slug/],
   ] as const)('%s -> %i', async (path, status, message?: RegExp) => {
     const response = await get(path);
     if (status === 200) expect(response.status).toBe(200);
@@ -159,6 +162,25 @@ describe('parameter rules at their bounds', () => {
     expect(past.json.data).toEqual([]);
     expect(past.json.meta.total).toBeGreaterThan(0);
     expect(past.json.meta.total_pages).toBe(Math.ceil(past.json.meta.total / 100));
+  });
+});
+
+describe('hostile input', () => {
+  const HOSTILE = ['%00', '%FF', '%C0%AF', "'", '%5C', '%22%3B--', 'a'.repeat(5000), '%F0%9F%98%80', '__proto__', 'constructor', '-0', '1e309', 'NaN', 'Infinity', '%20', '%0A', '[]', '%7B%7D', '0x1F'];
+  const PARAMS = ['page', 'per_page', 'category', 'tag', 'style', 'color', 'license', 'sort', 'include_svg'];
+
+  it('never answers 5xx, whatever a parameter or path holds', async () => {
+    const failures: string[] = [];
+    const paths = [
+      ...HOSTILE.flatMap((value) => PARAMS.map((param) => `/icons?${param}=${value}`)),
+      ...HOSTILE.flatMap((value) => [`/search?q=${value}`, `/search?q=home&sort=${value}`, `/icons/${value}`]),
+    ];
+    for (const path of paths) {
+      const response = await get(path);
+      if (response.status >= 500) failures.push(`${path} -> ${response.status}`);
+      else if (response.status >= 400) expectErrorBody(response, response.status);
+    }
+    expect(failures).toEqual([]);
   });
 });
 

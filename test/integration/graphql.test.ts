@@ -247,6 +247,9 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     [`{ icon(ref: "no-such-icon") { id } }`, 'NOT_FOUND', 'No icon with id or slug "no-such-icon"'],
     [`{ icon(ref: "99999999") { id } }`, 'NOT_FOUND', 'No icon'],
     [`{ icons { data { url(locale: "../x") } } }`, 'BAD_USER_INPUT', 'locale must look like'],
+    [`{ icons(filter: { tag: "a\\u0000b" }) { meta { total } } }`, 'BAD_USER_INPUT', 'filter.tag must not contain control characters'],
+    [`{ search(q: "a\\u0000b") { meta { total } } }`, 'BAD_USER_INPUT', 'q must not contain control characters'],
+    [`{ icon(ref: "x\\u0000") { id } }`, 'NOT_FOUND', 'No icon'],
   ])('%s fails with %s', async (query, code, message) => {
     const result = await run(query);
     expect(errorCodes(result)).toContain(code);
