@@ -20,6 +20,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { measure, type RunStats } from './load.ts';
+import { redactUrl } from '../lib/redact-url.ts';
 import {
   appendResults,
   errorBanner,
@@ -74,16 +75,6 @@ const settings = {
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const redisUrl = process.env.REDIS_URL || undefined;
 const embedded = !databaseUrl;
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
 
 function gatewayEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1' };
@@ -239,7 +230,7 @@ async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons
 function commandLine(): string {
   const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'DATABASE_URL', 'REDIS_URL']
     .filter((name) => process.env[name])
-    .map((name) => `${name}=${name.endsWith('_URL') ? redact(process.env[name]!) : process.env[name]}`);
+    .map((name) => `${name}=${name.endsWith('_URL') ? redactUrl(process.env[name]!) : process.env[name]}`);
   const base = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'npx tsx bench/run.ts';
   return [...vars, base].join(' ');
 }
@@ -258,7 +249,7 @@ async function main(): Promise<number> {
   const machine = machineDescription();
   const profile = embedded
     ? `embedded PGlite (${rel(PGLITE_DIR)}), rate limits in process memory`
-    : `PostgreSQL (${redact(databaseUrl!)})` + (redisUrl ? ` + Redis (${redact(redisUrl)})` : ', no REDIS_URL: rate limits in process memory');
+    : `PostgreSQL (${redactUrl(databaseUrl!)})` + (redisUrl ? ` + Redis (${redactUrl(redisUrl)})` : ', no REDIS_URL: rate limits in process memory');
   log(`Benchmark: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server and scenario`);
   log(`Machine: ${machine}`);
   log(`Profile: ${profile}`);

@@ -12,6 +12,7 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { redactUrl } from '../lib/redact-url.ts';
 
 export type { PrismaClient };
 
@@ -61,16 +62,6 @@ function createClient(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) 
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', (event) => onQuery(event.query));
   return prisma;
-}
-
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable DATABASE_URL)';
-  }
 }
 
 async function openPostgres(url: string, poolSize: number, onQuery?: (sql: string) => void): Promise<Database> {

@@ -6,31 +6,21 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { serviceCheck } from './services.ts';
 import { openDatabase, type Database, type DatabaseOptions } from '../../prisma/database.ts';
 
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
-let reachable: Promise<string | undefined> | undefined;
-
 /** undefined when PostgreSQL can be used, otherwise the reason it cannot. */
-export function postgresUnavailable(): Promise<string | undefined> {
-  reachable ??= (async () => {
-    const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      return undefined;
-    } catch (error) {
-      const reason = `PostgreSQL at ${ADMIN_URL} unreachable: ${(error as Error).message}`;
-      if (process.env.CI === 'true') throw new Error(`${reason} (required under CI=true)`);
-      console.warn(`skipping PostgreSQL tests: ${reason}`);
-      return reason;
-    } finally {
-      await client.end().catch(() => {});
-    }
-  })();
-  return reachable;
-}
+export const postgresUnavailable = serviceCheck('PostgreSQL', ADMIN_URL, async () => {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => {});
+  }
+});
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
