@@ -37,6 +37,7 @@ function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
 export class RestRoutes {
   readonly table: RouteTable;
   private openapiText?: string;
+  private boundTo?: GraphQLSchema;
 
   constructor(readonly options: RestRoutesOptions) {
     const dir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
@@ -45,6 +46,9 @@ export class RestRoutes {
 
   /** Validates and compiles every route against the schema being served; builds the OpenAPI document. */
   bind(schema: GraphQLSchema): void {
+    // The front binds Mesh's schema at start, and Yoga reports the same schema again later.
+    if (schema === this.boundTo) return;
+    this.boundTo = schema;
     this.table.bind(schema);
     this.openapiText = JSON.stringify(buildOpenApiDocument(schema, this.table.routes, this.options.openapi));
   }
