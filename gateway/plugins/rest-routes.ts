@@ -16,6 +16,7 @@ import { loadOperations } from '../rest/operations.ts';
 import { ParamError } from '../rest/params.ts';
 import { restRoutesOptions, type RestRoutesOptions } from '../rest/route-config.ts';
 import { RouteTable } from '../rest/route-table.ts';
+import { cacheKey, ResponseCache } from '../rest/response-cache.ts';
 import { sharedDatabase, urlTemplates } from '../runtime.ts';
 import { graphQLErrorsResponse } from './error-shaping.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
@@ -36,12 +37,14 @@ function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
 
 export class RestRoutes {
   readonly table: RouteTable;
+  readonly cache: ResponseCache;
   private openapiText?: string;
   private boundTo?: GraphQLSchema;
 
   constructor(readonly options: RestRoutesOptions) {
     const dir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
     this.table = new RouteTable(options, loadOperations(dir));
+    this.cache = new ResponseCache({ maxBytes: options.cacheMaxBytes });
   }
 
   /** Validates and compiles every route against the schema being served; builds the OpenAPI document. */
@@ -75,21 +78,35 @@ export class RestRoutes {
     const destination = exchange.destination;
     if (destination?.kind === 'openapi') return this.respond(exchange, this.openapiText ?? '{}');
     if (destination?.kind !== 'rest') return undefined;
-    const { prisma } = await sharedDatabase();
-    const context = { prisma, viewer: exchange.caller?.viewer ?? null, urls: urlTemplates() };
-    let result;
+    const { match } = destination;
+    let variables;
     try {
-      result = await this.table.execute(destination.match, exchange.query, context);
+      variables = RouteTable.variables(match, exchange.query);
     } catch (error) {
       if (error instanceof ParamError) return errorResponse(400, error.message);
       throw error;
     }
+    const viewer = exchange.caller?.viewer ?? null;
+    const { seconds, scope } = match.route.config.cache;
+    const key = seconds > 0 ? cacheKey(match.route.config.path, variables, scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`) : undefined;
+    const cached = key === undefined ? undefined : this.cache.get(key);
+    if (cached) {
+      exchange.responseHeaders['x-cache'] = 'HIT';
+      return this.respond(exchange, cached.body, cached.etag);
+    }
+    const { prisma } = await sharedDatabase();
+    const result = await RouteTable.execute(match, variables, { prisma, viewer, urls: urlTemplates() });
     if (result.errors?.length) return graphQLErrorsResponse(result.errors as GraphQLError[], exchange);
-    return this.respond(exchange, JSON.stringify(RouteTable.body(destination.match.route, result.data as Record<string, unknown>)));
+    const body = JSON.stringify(RouteTable.body(match.route, result.data as Record<string, unknown>));
+    const etag = strongETag(body);
+    if (key !== undefined) {
+      this.cache.set(key, { body, etag }, seconds);
+      exchange.responseHeaders['x-cache'] = 'MISS';
+    }
+    return this.respond(exchange, body, etag);
   };
 
-  private respond(exchange: Exchange, body: string) {
-    const etag = strongETag(body);
+  private respond(exchange: Exchange, body: string, etag = strongETag(body)) {
     // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
     const headers = { etag, 'cache-control': 'private, no-cache' };
     if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };

@@ -83,6 +83,14 @@ const route = z
     envelope: z.enum(['page', 'data']),
     summary: z.string().optional(),
     params: z.record(paramName, paramRule).default({}),
+    /**
+     * Keep finished responses this many seconds (0: never). `shared`: one copy for every caller
+     * (the response cannot depend on who asks); `account`: one per account.
+     */
+    cache: z
+      .object({ seconds: z.number().int().min(0).max(3600).default(0), scope: z.enum(['shared', 'account']).default('account') })
+      .strict()
+      .default({ seconds: 0, scope: 'account' }),
   })
   .strict();
 
@@ -90,6 +98,8 @@ export const restRoutesOptions = z
   .object({
     /** Folder of .graphql files holding the routes' operations (and shared fragments). */
     operations: z.string().default('gateway/operations'),
+    /** Most bytes of response bodies kept by the response cache. @default 67108864 (64 MiB) */
+    cacheMaxBytes: z.number().int().min(0).default(64 * 1024 * 1024),
     routes: z.array(route).min(1, 'must list at least one route'),
     /** Title and version of the OpenAPI document. */
     openapi: z

@@ -91,11 +91,15 @@ export class RouteTable {
     return undefined;
   }
 
-  /** Runs a matched route: variables by its rules (ParamError when one is broken), then its operation. */
-  async execute(match: RouteMatch, query: URLSearchParams, context: object): Promise<ExecutionResult> {
+  /** A matched route's variables by its rules (ParamError when one is broken). */
+  static variables(match: RouteMatch, query: URLSearchParams): Record<string, unknown> {
+    return variablesFor(match.route.config.params, query, match.pathParams);
+  }
+
+  /** Runs a matched route's operation. */
+  static async execute(match: RouteMatch, variables: Record<string, unknown>, context: object): Promise<ExecutionResult> {
     const { route } = match;
     if (!route.compiled) throw new Error(`route ${route.config.path} is not bound to a schema yet`);
-    const variables = variablesFor(route.config.params, query, match.pathParams);
     return route.compiled.query(undefined, context, variables);
   }
 

@@ -281,6 +281,42 @@ describe('headers on every kind of response', () => {
   });
 });
 
+describe('the response cache', () => {
+  it('answers a repeated request from the cache with the same bytes and ETag, and keys on every parameter', async () => {
+    const first = await get('/search?q=calendar&per_page=7');
+    const again = await get('/search?q=calendar&per_page=7');
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(again.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    const other = await get('/search?q=calendar&per_page=8');
+    expect(other.headers.get('x-cache')).toBe('MISS');
+    expect(other.json.data).toHaveLength(8);
+    const revalidated = await get('/search?q=calendar&per_page=7', { 'x-api-key': key, 'if-none-match': first.headers.get('etag')! });
+    expect(revalidated.status).toBe(304);
+  });
+
+  it('never serves one account the premium markup cached for another, even when the owner filled it first', async () => {
+    const stranger = await createApiKey(database.db.prisma, { accountName: 'cache-stranger' });
+    const owner = await get(`/icons/${ownedSlug}`, { 'x-api-key': ownerKey });
+    expect(owner.status).toBe(200);
+    const ownerAgain = await get(`/icons/${ownedSlug}`, { 'x-api-key': ownerKey });
+    expect(ownerAgain.headers.get('x-cache')).toBe('HIT');
+    for (const apiKey of [key, stranger.key]) {
+      const refused = await get(`/icons/${ownedSlug}`, { 'x-api-key': apiKey });
+      expectErrorBody(refused, 403);
+      expect(refused.text).not.toContain('<svg');
+    }
+  });
+
+  it('still refuses a key revoked after its responses were cached', async () => {
+    const doomed = await createApiKey(database.db.prisma, { accountName: 'cache-doomed' });
+    await get('/categories', { 'x-api-key': doomed.key });
+    await database.db.prisma.apiKey.update({ where: { publicId: doomed.publicId }, data: { revokedAt: new Date() } });
+    expectErrorBody(await get('/categories', { 'x-api-key': doomed.key }), 401);
+  });
+});
+
 describe('GraphQL and OpenAPI', () => {
   it('puts /graphql behind the same key and limits', async () => {
     const query = `/graphql?query=${encodeURIComponent('{ categories { slug } }')}`;
