@@ -14,7 +14,8 @@ import { createMeshHTTPHandler } from '@graphql-mesh/http';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import { handleImport } from '@graphql-mesh/utils';
 import type { Database } from '../prisma/database.ts';
-import { exchangeFromNode, type GatewayResponse } from './pipeline/exchange.ts';
+import { ConfigError } from '../lib/config-validation.ts';
+import { exchangeFromNode, isBodyless, type GatewayResponse } from './pipeline/exchange.ts';
 import { errorResponse, pipeline } from './pipeline/pipeline.ts';
 import { rememberPassedOn } from './pipeline/yoga-bridge.ts';
 import { currentRestRoutes } from './plugins/rest-routes.ts';
@@ -33,12 +34,17 @@ export interface Gateway {
 /**
  * Mesh from the .meshrc.yaml in `dir` (default: GATEWAY_CONFIG_DIR, else the project), through
  * Mesh's own loader. Packages (our plugins among them) resolve from the project either way.
+ * The REST routes' operations are checked against the schema here too, so that every config
+ * mistake is reported before any slow work.
  */
 export async function loadMesh(dir = configDir(), configName?: string): Promise<{ mesh: MeshInstance; serve: unknown }> {
   const require = createRequire(join(PROJECT_ROOT, 'package.json'));
   const importFn = (id: string) => import(pathToFileURL(isAbsolute(id) ? id : require.resolve(id)).href).then(handleImport);
   const config = await findAndParseConfig({ dir, importFn, ...(configName ? { configName } : {}) });
   const mesh = await getMesh(config);
+  const routes = currentRestRoutes();
+  if (!routes) throw new ConfigError(`${join(dir, '.meshrc.yaml')} lists no @icon-catalogue/gateway/rest-routes plugin`);
+  routes.bind(mesh.schema);
   return { mesh, serve: config.config.serve };
 }
 
@@ -47,7 +53,7 @@ export function configDir(env = process.env): string {
 }
 
 export function writeResponse(res: ServerResponse, method: string, response: GatewayResponse): void {
-  const bodyless = method === 'HEAD' || response.status === 304;
+  const bodyless = isBodyless(method, response.status);
   res.writeHead(response.status, { ...response.headers, ...(bodyless ? {} : { 'content-length': Buffer.byteLength(response.body) }) });
   res.end(bodyless ? undefined : response.body);
 }
@@ -58,9 +64,6 @@ export type LoadedMesh = Awaited<ReturnType<typeof loadMesh>>;
 export async function createGateway({ db, loaded, dir }: { db: Database; loaded?: LoadedMesh; dir?: string }): Promise<Gateway> {
   provideDatabase(db);
   const { mesh, serve } = loaded ?? (await loadMesh(dir));
-  const routes = currentRestRoutes();
-  if (!routes) throw new Error('.meshrc.yaml lists no @icon-catalogue/gateway/rest-routes plugin');
-  routes.bind(mesh.schema);
   const meshHandler = createMeshHTTPHandler<Record<string, unknown>>({
     baseDir: dir ?? configDir(),
     getBuiltMesh: () => Promise.resolve(mesh),

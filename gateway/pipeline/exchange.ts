@@ -9,8 +9,13 @@ import type { RouteMatch } from '../rest/route-table.ts';
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
-  /** JSON text; omitted from HEAD responses and 304s by whoever writes it. */
+  /** JSON text; omitted from HEAD responses and 304s (isBodyless) by whoever writes it. */
   body: string;
+}
+
+/** HEAD responses and 304s carry headers only. */
+export function isBodyless(method: string, status: number): boolean {
+  return method === 'HEAD' || status === 304;
 }
 
 /** Where the router sent the request. */

@@ -37,10 +37,6 @@ export class Pipeline {
     this.shapeError = shaper;
   }
 
-  has(phase: Phase): boolean {
-    return this.stages.get(phase)!.size > 0;
-  }
-
   /** The response, with the exchange's headers on it; undefined to go on to GraphQL. */
   async run(exchange: Exchange): Promise<GatewayResponse | undefined> {
     let response: GatewayResponse | undefined;

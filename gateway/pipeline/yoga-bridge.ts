@@ -3,7 +3,7 @@
 // of a GraphQL context either way.
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import { exchangeFromFetch, type Exchange, type GatewayResponse } from './exchange.ts';
+import { exchangeFromFetch, isBodyless, type Exchange, type GatewayResponse } from './exchange.ts';
 import { pipeline } from './pipeline.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
 
@@ -17,31 +17,37 @@ export function rememberPassedOn(req: IncomingMessage, exchange: Exchange): void
   byNodeRequest.set(req, exchange);
 }
 
-export function exchangeOf(context: Record<string, unknown>): Exchange | undefined {
-  const req = context.req as IncomingMessage | undefined;
-  const request = context.request as Request | undefined;
+/** The exchange of a request, whether the front (node request) or Yoga (fetch Request) ran it. */
+function exchangeFor(req: IncomingMessage | undefined, request: Request | undefined): Exchange | undefined {
   return (req && byNodeRequest.get(req)) ?? (request && byFetchRequest.get(request));
 }
 
+function nodeRequestOf(serverContext: unknown): IncomingMessage | undefined {
+  return (serverContext as { req?: IncomingMessage } | undefined)?.req;
+}
+
+export function exchangeOf(context: Record<string, unknown>): Exchange | undefined {
+  return exchangeFor(context.req as IncomingMessage | undefined, context.request as Request | undefined);
+}
+
 export function toFetchResponse(response: GatewayResponse, method: string): Response {
-  const bodyless = method === 'HEAD' || response.status === 304;
-  return new Response(bodyless ? null : response.body, { status: response.status, headers: response.headers });
+  const body = isBodyless(method, response.status) ? null : response.body;
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 /** The Yoga side of every gateway plugin: the same hooks, run once per request. */
 export function usePipelineInYoga(): Plugin {
   return {
     async onRequest({ request, serverContext, endResponse }) {
-      const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
-      if ((req && byNodeRequest.has(req)) || byFetchRequest.has(request)) return;
+      const req = nodeRequestOf(serverContext);
+      if (exchangeFor(req, request)) return;
       const exchange = exchangeFromFetch(request, req?.socket?.remoteAddress);
       byFetchRequest.set(request, exchange);
       const response = await pipeline.run(exchange);
       if (response) endResponse(toFetchResponse(response, exchange.method));
     },
     onResponse({ request, response, serverContext }) {
-      const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
-      const exchange = (req && byNodeRequest.get(req)) ?? byFetchRequest.get(request);
+      const exchange = exchangeFor(nodeRequestOf(serverContext), request);
       if (!exchange) return;
       for (const [name, value] of Object.entries(exchange.responseHeaders)) {
         if (!response.headers.has(name)) response.headers.set(name, value);

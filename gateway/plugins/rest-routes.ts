@@ -38,7 +38,7 @@ function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
 export class RestRoutes {
   readonly table: RouteTable;
   readonly cache: ResponseCache;
-  private openapiText?: string;
+  private openapi?: { body: string; etag: string };
   private boundTo?: GraphQLSchema;
 
   constructor(readonly options: RestRoutesOptions) {
@@ -53,11 +53,8 @@ export class RestRoutes {
     if (schema === this.boundTo) return;
     this.boundTo = schema;
     this.table.bind(schema);
-    this.openapiText = JSON.stringify(buildOpenApiDocument(schema, this.table.routes, this.options.openapi));
-  }
-
-  get bound(): boolean {
-    return this.openapiText !== undefined;
+    const body = JSON.stringify(buildOpenApiDocument(schema, this.table.routes, this.options.openapi));
+    this.openapi = { body, etag: strongETag(body) };
   }
 
   route = (exchange: Exchange) => {
@@ -76,7 +73,7 @@ export class RestRoutes {
 
   handle = async (exchange: Exchange) => {
     const destination = exchange.destination;
-    if (destination?.kind === 'openapi') return this.respond(exchange, this.openapiText ?? '{}');
+    if (destination?.kind === 'openapi') return this.openapi ? this.respond(exchange, this.openapi.body, this.openapi.etag) : this.respond(exchange, '{}');
     if (destination?.kind !== 'rest') return undefined;
     const { match } = destination;
     let variables;
