@@ -1,13 +1,14 @@
 // Every request needs an API key, in `X-API-Key: <key>` (the header name is configurable) or
 // `Authorization: Bearer <key>`, never in the query string, where it would end up in logs and
-// browser history. Keys are looked up by their public id and compared by digest in constant
-// time (prisma/accounts/api-keys.ts), on every request, so a revocation takes effect on the
-// next one. The caller's account reaches the resolvers, which is what lets an owner see
-// premium markup. Missing or invalid keys get 401 before any work is done; keys never reach a
-// log line.
+// browser history. Keys are found by their public id and compared by digest in constant time
+// (prisma/accounts/api-keys.ts). The records are kept for keyCacheSeconds (auth/key-cache.ts),
+// so a revocation takes effect within that time. The caller's account reaches the resolvers,
+// which is what lets an owner see premium markup. Missing or invalid keys get 401 before any
+// work is done; keys never reach a log line.
 import type { Plugin } from 'graphql-yoga';
 import { z } from 'zod';
-import { touchApiKey, verifyApiKey, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
+import { checkApiKey, findApiKeyRecord, publicIdOf, touchApiKey, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
+import { KeyCache } from '../auth/key-cache.ts';
 import type { Viewer } from '../../resolvers/context.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
 import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
@@ -23,6 +24,8 @@ export const apiKeyAuthOptions = z
     allowAnonymous: z.boolean().default(false),
     /** Paths served without a key. @default ["/openapi.json"] */
     publicPaths: z.array(z.string().startsWith('/')).default(['/openapi.json']),
+    /** Seconds a key's record is kept in memory: a revocation takes effect within this time. 0 checks the database on every request. @default 5 */
+    keyCacheSeconds: z.number().min(0).max(300).default(5),
   })
   .strict();
 
@@ -44,8 +47,12 @@ export function presentedKey(exchange: Pick<Exchange, 'header'>, headerName: str
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
 }
 
-export function createApiKeyStage({ header, allowAnonymous, publicPaths }: ApiKeyAuthOptions) {
+export function createApiKeyStage({ header, allowAnonymous, publicPaths, keyCacheSeconds }: ApiKeyAuthOptions) {
   const open = new Set(publicPaths);
+  const records = new KeyCache({
+    ttlSeconds: keyCacheSeconds,
+    lookup: async (publicId) => findApiKeyRecord((await sharedDatabase()).prisma, publicId),
+  });
   const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
   return async (exchange: Exchange) => {
     if (open.has(exchange.path)) return undefined;
@@ -55,11 +62,11 @@ export function createApiKeyStage({ header, allowAnonymous, publicPaths }: ApiKe
       exchange.caller = { key: null, viewer: null };
       return undefined;
     }
-    const { prisma } = await sharedDatabase();
-    const key = presented === undefined ? undefined : await verifyApiKey(prisma, presented);
+    const publicId = presented === undefined ? undefined : publicIdOf(presented);
+    const key = publicId === undefined ? undefined : checkApiKey(await records.record(publicId), presented!);
     if (!key) return errorResponse(401, 'The API key is invalid or has been revoked');
     exchange.caller = { key, viewer: { accountId: key.accountId } };
-    touchApiKey(prisma, key);
+    touchApiKey(key, async () => (await sharedDatabase()).prisma);
     return undefined;
   };
 }

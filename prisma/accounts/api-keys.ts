@@ -59,19 +59,40 @@ export async function createApiKey(
   return { key, publicId, accountId: account.id, accountName: account.name, hourlyLimit: hourlyLimit ?? null };
 }
 
-/** The key's record if the key is well formed, known, matches its digest and is not revoked. */
-export async function verifyApiKey(prisma: PrismaClient, presented: string): Promise<VerifiedKey | undefined> {
-  const publicId = publicIdOf(presented);
-  if (!publicId) return undefined;
+/** What a gateway needs to check a key with this public id: found by the id, matched by digest. */
+export interface ApiKeyRecord {
+  keyId: number;
+  publicId: string;
+  accountId: number;
+  hourlyLimit: number | null;
+  secretHash: string;
+  revoked: boolean;
+}
+
+/** The record of a public id, or null when no key has it. */
+export async function findApiKeyRecord(prisma: PrismaClient, publicId: string): Promise<ApiKeyRecord | null> {
   const row = await prisma.apiKey.findUnique({
     where: { publicId },
     select: { id: true, secretHash: true, accountId: true, hourlyLimit: true, revokedAt: true },
   });
-  if (!row || row.revokedAt) return undefined;
-  const expected = Buffer.from(row.secretHash, 'hex');
+  if (!row) return null;
+  return { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit, secretHash: row.secretHash, revoked: row.revokedAt !== null };
+}
+
+/** The verified key if `presented` is the key of `record` (constant-time digest comparison) and not revoked. */
+export function checkApiKey(record: ApiKeyRecord | null, presented: string): VerifiedKey | undefined {
+  if (!record || record.revoked) return undefined;
+  const expected = Buffer.from(record.secretHash, 'hex');
   const actual = Buffer.from(digestKey(presented), 'hex');
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
-  return { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit };
+  return { keyId: record.keyId, publicId: record.publicId, accountId: record.accountId, hourlyLimit: record.hourlyLimit };
+}
+
+/** The key's record if the key is well formed, known, matches its digest and is not revoked. */
+export async function verifyApiKey(prisma: PrismaClient, presented: string): Promise<VerifiedKey | undefined> {
+  const publicId = publicIdOf(presented);
+  if (!publicId) return undefined;
+  return checkApiKey(await findApiKeyRecord(prisma, publicId), presented);
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -81,10 +102,12 @@ const lastTouched = new Map<number, number>();
  * Records that a key was used, at most once a minute per key and without waiting, so that
  * `keys list` can show it without a write on every request.
  */
-export function touchApiKey(prisma: PrismaClient, key: VerifiedKey, now = Date.now()): void {
+export function touchApiKey(key: VerifiedKey, prisma: () => Promise<PrismaClient>, now = Date.now()): void {
   if (now - (lastTouched.get(key.keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
   lastTouched.set(key.keyId, now);
-  prisma.apiKey.update({ where: { id: key.keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+  prisma()
+    .then((client) => client.apiKey.update({ where: { id: key.keyId }, data: { lastUsedAt: new Date(now) } }))
+    .catch(() => {});
 }
 
 export interface KeyListing {

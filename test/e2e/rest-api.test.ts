@@ -15,10 +15,11 @@ let ownerKey: string;
 let ownedSlug: string;
 let unownedSlug: string;
 let freeSlug: string;
+let keyLookups = 0;
 
 beforeAll(async () => {
   delete process.env.REDIS_URL; // memory store for this suite
-  database = await createCatalogueCopy('pglite');
+  database = await createCatalogueCopy('pglite', { onQuery: (sql) => void (/^SELECT .* FROM "public"."api_keys"/s.test(sql) && keyLookups++) });
   const { prisma } = database.db;
   key = (await createApiKey(prisma, { accountName: 'reader', hourlyLimit: 100_000 })).key;
   ownerKey = (await createApiKey(prisma, { accountName: 'owner', hourlyLimit: 100_000 })).key;
@@ -61,7 +62,6 @@ describe('the error table of the specification', () => {
     expectErrorBody(await get('/icons', { authorization: 'Basic abc' }), 401);
     expectErrorBody(await get('/icons', { 'x-api-key': key.slice(0, -2) + 'zz' }), 401);
     const doomed = await createApiKey(database.db.prisma, { accountName: 'doomed' });
-    expect((await get('/categories', { 'x-api-key': doomed.key })).status).toBe(200);
     await database.db.prisma.apiKey.update({ where: { publicId: doomed.publicId }, data: { revokedAt: new Date() } });
     expectErrorBody(await get('/categories', { 'x-api-key': doomed.key }), 401);
   });
@@ -309,11 +309,26 @@ describe('the response cache', () => {
     }
   });
 
-  it('still refuses a key revoked after its responses were cached', async () => {
+  it('refuses a key within keyCacheSeconds (5) of its revocation, cached responses or not', async () => {
     const doomed = await createApiKey(database.db.prisma, { accountName: 'cache-doomed' });
-    await get('/categories', { 'x-api-key': doomed.key });
+    expect((await get('/categories', { 'x-api-key': doomed.key })).status).toBe(200);
     await database.db.prisma.apiKey.update({ where: { publicId: doomed.publicId }, data: { revokedAt: new Date() } });
-    expectErrorBody(await get('/categories', { 'x-api-key': doomed.key }), 401);
+    const revokedAt = Date.now();
+    let response = await get('/categories', { 'x-api-key': doomed.key });
+    while (response.status === 200 && Date.now() - revokedAt < 7_000) {
+      await new Promise((done) => setTimeout(done, 100));
+      response = await get('/categories', { 'x-api-key': doomed.key });
+    }
+    expectErrorBody(response, 401);
+    expect(Date.now() - revokedAt).toBeLessThan(5_500);
+  }, 10_000);
+
+  it('does not look a known key up again within keyCacheSeconds, and never for a wrong secret of it', async () => {
+    const fresh = await createApiKey(database.db.prisma, { accountName: 'key-cache' });
+    const before = keyLookups;
+    for (let i = 0; i < 3; i++) expect((await get('/categories', { 'x-api-key': fresh.key })).status).toBe(200);
+    expectErrorBody(await get('/categories', { 'x-api-key': fresh.key.slice(0, -1) + (fresh.key.endsWith('A') ? 'B' : 'A') }), 401);
+    expect(keyLookups - before).toBe(1);
   });
 });
 
