@@ -16,10 +16,16 @@ let ownedSlug: string;
 let unownedSlug: string;
 let freeSlug: string;
 let keyLookups = 0;
+let iconStatements = 0;
 
 beforeAll(async () => {
   delete process.env.REDIS_URL; // memory store for this suite
-  database = await createCatalogueCopy('pglite', { onQuery: (sql) => void (/^SELECT .* FROM "public"."api_keys"/s.test(sql) && keyLookups++) });
+  database = await createCatalogueCopy('pglite', {
+    onQuery: (sql) => {
+      if (/^SELECT .* FROM "public"."api_keys"/s.test(sql)) keyLookups++;
+      if (/\bicons\b/.test(sql)) iconStatements++;
+    },
+  });
   const { prisma } = database.db;
   key = (await createApiKey(prisma, { accountName: 'reader', hourlyLimit: 100_000 })).key;
   ownerKey = (await createApiKey(prisma, { accountName: 'owner', hourlyLimit: 100_000 })).key;
@@ -342,6 +348,24 @@ describe('GraphQL and OpenAPI', () => {
     expect(ok.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     const premium = await get(`/graphql?query=${encodeURIComponent(`{ icon(ref: "${ownedSlug}") { svg } }`)}`, { 'x-api-key': ownerKey });
     expect(premium.json.data.icon.svg).toMatch(/^<svg/);
+  });
+
+  it('caches GraphQL results per account: an owner\'s premium markup never reaches another account', async () => {
+    const stranger = await createApiKey(database.db.prisma, { accountName: 'graphql-stranger' });
+    const query = `/graphql?query=${encodeURIComponent(`{ icon(ref: "${ownedSlug}") { slug name premium svg } }`)}`;
+    const statementsBefore = iconStatements;
+    const first = await get(query, { 'x-api-key': ownerKey });
+    const afterFirst = iconStatements;
+    const again = await get(query, { 'x-api-key': ownerKey });
+    expect(first.json.data.icon.svg).toMatch(/^<svg/);
+    expect(again.json).toEqual(first.json);
+    expect(afterFirst).toBeGreaterThan(statementsBefore);
+    expect(iconStatements).toBe(afterFirst); // the second came from the cache
+    for (const apiKey of [key, stranger.key]) {
+      const other = await get(query, { 'x-api-key': apiKey });
+      expect(other.json.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect(other.text).not.toContain('<svg');
+    }
   });
 
   it('refuses GraphQL requests beyond the depth and alias limits', async () => {
