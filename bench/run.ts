@@ -10,8 +10,9 @@
 // 4. Prints the table and the goals, appends them to bench/RESULTS.md, stops both children.
 //
 // Settings (environment): BENCH_SECONDS (measured seconds per run, default 5),
-// BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_KEY_LIMIT (hourly
-// limit of a new bench key, default 100000000).
+// BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (rounds per
+// scenario, the median ratio kept; default 3), BENCH_KEY_LIMIT (hourly limit of a new bench
+// key, default 100000000).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -70,6 +71,7 @@ const settings = {
   warmupSeconds: numberSetting('BENCH_WARMUP_SECONDS', 2, { min: 0 }),
   connections: numberSetting('BENCH_CONNECTIONS', 10, { min: 1, integer: true }),
   keyLimit: numberSetting('BENCH_KEY_LIMIT', 100_000_000, { min: 1, integer: true }),
+  rounds: numberSetting('BENCH_ROUNDS', 3, { min: 1, integer: true }),
 };
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -250,14 +252,14 @@ async function main(): Promise<number> {
   const profile = embedded
     ? `embedded PGlite (${rel(PGLITE_DIR)}), rate limits in process memory`
     : `PostgreSQL (${redactUrl(databaseUrl!)})` + (redisUrl ? ` + Redis (${redactUrl(redisUrl)})` : ', no REDIS_URL: rate limits in process memory');
-  log(`Benchmark: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server and scenario`);
+  log(`Benchmark: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`);
   log(`Machine: ${machine}`);
   log(`Profile: ${profile}`);
 
   if (embedded) await bootstrapEmbedded();
 
   const scenarioCount = scenarios(DEFAULT_ICON).length;
-  const requestsNeeded = Math.ceil(scenarioCount * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
+  const requestsNeeded = Math.ceil(scenarioCount * settings.rounds * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
   let key = (await cachedKey()) ?? (await createKey());
 
   const startGateway = () => startServer({ name: 'gateway', script: 'gateway/main.ts', env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: START_TIMEOUT_MS });
@@ -325,14 +327,22 @@ async function main(): Promise<number> {
   const headers = { 'x-api-key': key };
   const load = (server: ServerChild, path: string) =>
     measure({ url: `${server.url}${path}`, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
-  const perRun = (settings.warmupSeconds + settings.seconds) * 2 * list.length;
+  const perRun = (settings.warmupSeconds + settings.seconds) * 2 * list.length * settings.rounds;
   log(`Measuring ${list.length} scenarios (about ${Math.round(perRun)} s)...`);
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of list.entries()) {
-    const plainFirst = index % 2 === 0;
-    const first = await load(plainFirst ? plain : gateway, scenario.path);
-    const second = await load(plainFirst ? gateway : plain, scenario.path);
-    const [plainStats, gatewayStats] = plainFirst ? [first, second] : [second, first];
+    // Each round measures both servers back to back; the round with the median ratio is kept,
+    // because one round on a shared 2-core machine can be off by 15 % either way.
+    const rounds: { plainStats: RunStats; gatewayStats: RunStats; ratio: number }[] = [];
+    for (let round = 0; round < settings.rounds; round++) {
+      const plainFirst = (index + round) % 2 === 0;
+      const first = await load(plainFirst ? plain : gateway, scenario.path);
+      const second = await load(plainFirst ? gateway : plain, scenario.path);
+      const [plainRound, gatewayRound] = plainFirst ? [first, second] : [second, first];
+      rounds.push({ plainStats: plainRound, gatewayStats: gatewayRound, ratio: gatewayRound.requestsPerSecond / Math.max(1, plainRound.requestsPerSecond) });
+    }
+    rounds.sort((a, b) => a.ratio - b.ratio);
+    const { plainStats, gatewayStats } = rounds[Math.floor((rounds.length - 1) / 2)]!;
     const { body, summary } = captured.get(scenario.path)!;
     results.push({ scenario, bodyBytes: body.length, bodySummary: summary, gateway: gatewayStats, plain: plainStats });
     const ratio = plainStats.requestsPerSecond > 0 ? gatewayStats.requestsPerSecond / plainStats.requestsPerSecond : NaN;
@@ -354,7 +364,7 @@ async function main(): Promise<number> {
   const context: RunContext = {
     date: runStarted,
     command: commandLine(),
-    settings: `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server and scenario`,
+    settings: `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`,
     machine,
     profile,
     catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}`,

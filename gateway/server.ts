@@ -54,7 +54,11 @@ export function configDir(env = process.env): string {
 
 export function writeResponse(res: ServerResponse, method: string, response: GatewayResponse): void {
   const bodyless = isBodyless(method, response.status);
-  res.writeHead(response.status, { ...response.headers, ...(bodyless ? {} : { 'content-length': Buffer.byteLength(response.body) }) });
+  // A flat [name, value, ...] list is the cheapest form of headers for node:http to write.
+  const headers: string[] = [];
+  for (const name in response.headers) headers.push(name, response.headers[name]!);
+  if (!bodyless) headers.push('content-length', String(Buffer.byteLength(response.body)));
+  res.writeHead(response.status, headers);
   res.end(bodyless ? undefined : response.body);
 }
 

@@ -36,13 +36,15 @@ export class KeyCache {
     });
   }
 
-  /** The record of `publicId`, from memory when it was looked up less than ttlSeconds ago. */
-  async record(publicId: string): Promise<ApiKeyRecord | null> {
+  /**
+   * The record of `publicId`: synchronously from memory when it was looked up less than
+   * ttlSeconds ago (the hot path pays no promise), else a promise of the lookup.
+   */
+  record(publicId: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
     if (!this.entries) return this.lookup(publicId);
     const cached = this.entries.get(publicId);
     if (cached) return cached.record;
-    const fetched = await this.entries.fetch(publicId);
-    return fetched?.record ?? null;
+    return this.entries.fetch(publicId).then((fetched) => fetched?.record ?? null);
   }
 
   /** Forgets one id (a revocation seen by this process) or all. */

@@ -9,8 +9,11 @@ import type { RouteMatch } from '../rest/route-table.ts';
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
-  /** JSON text; omitted from HEAD responses and 304s (isBodyless) by whoever writes it. */
-  body: string;
+  /**
+   * JSON, as text or as its UTF-8 bytes (cached responses keep bytes, so a hit is not encoded
+   * again); omitted from HEAD responses and 304s (isBodyless) by whoever writes it.
+   */
+  body: string | Buffer;
 }
 
 /** HEAD responses and 304s carry headers only. */
@@ -36,9 +39,13 @@ export interface Exchange {
   readonly responseHeaders: Record<string, string>;
 }
 
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 function newExchange(method: string, rawUrl: string, header: (name: string) => string | undefined, ip: string): Exchange {
   const url = new URL(rawUrl, 'http://gateway.invalid');
-  const requestId = header('x-request-id')?.slice(0, 128) || randomUUID();
+  // A caller's own request id is kept when it is a plain token (it goes into headers and logs).
+  const offered = header('x-request-id');
+  const requestId = offered !== undefined && REQUEST_ID.test(offered) ? offered : randomUUID();
   return {
     method: method.toUpperCase(),
     path: url.pathname,
@@ -50,16 +57,25 @@ function newExchange(method: string, rawUrl: string, header: (name: string) => s
   };
 }
 
+/**
+ * A header of a node request, read from rawHeaders: node builds `req.headers` lazily, and a
+ * request that only needs three headers should not pay for an object of all of them. Repeated
+ * headers are joined with ", " (as node does for most of them).
+ */
+function rawHeader(raw: string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const candidate = raw[i]!;
+    if (candidate.length === name.length && candidate.toLowerCase() === name) {
+      value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+    }
+  }
+  return value;
+}
+
 export function exchangeFromNode(req: IncomingMessage): Exchange {
-  return newExchange(
-    req.method ?? 'GET',
-    req.url ?? '/',
-    (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    req.socket.remoteAddress ?? 'unknown',
-  );
+  const raw = req.rawHeaders;
+  return newExchange(req.method ?? 'GET', req.url ?? '/', (name) => rawHeader(raw, name), req.socket.remoteAddress ?? 'unknown');
 }
 
 export function exchangeFromFetch(request: Request, ip = 'unknown'): Exchange {

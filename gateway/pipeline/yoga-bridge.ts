@@ -31,7 +31,7 @@ export function exchangeOf(context: Record<string, unknown>): Exchange | undefin
 }
 
 export function toFetchResponse(response: GatewayResponse, method: string): Response {
-  const body = isBodyless(method, response.status) ? null : response.body;
+  const body = isBodyless(method, response.status) ? null : typeof response.body === 'string' ? response.body : new Uint8Array(response.body);
   return new Response(body, { status: response.status, headers: response.headers });
 }
 

@@ -7,7 +7,7 @@
 // work is done; keys never reach a log line.
 import type { Plugin } from 'graphql-yoga';
 import { z } from 'zod';
-import { checkApiKey, findApiKeyRecord, publicIdOf, touchApiKey, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
+import { checkApiKey, findApiKeyRecord, publicIdOf, touchApiKey, type ApiKeyRecord, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
 import { KeyCache } from '../auth/key-cache.ts';
 import type { Viewer } from '../../resolvers/context.ts';
 import type { Exchange } from '../pipeline/exchange.ts';
@@ -54,7 +54,14 @@ export function createApiKeyStage({ header, allowAnonymous, publicPaths, keyCach
     lookup: async (publicId) => findApiKeyRecord((await sharedDatabase()).prisma, publicId),
   });
   const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
-  return async (exchange: Exchange) => {
+  const admit = (exchange: Exchange, presented: string, record: ApiKeyRecord | null) => {
+    const key = checkApiKey(record, presented);
+    if (!key) return errorResponse(401, 'The API key is invalid or has been revoked');
+    exchange.caller = { key, viewer: { accountId: key.accountId } };
+    touchApiKey(key, async () => (await sharedDatabase()).prisma);
+    return undefined;
+  };
+  return (exchange: Exchange) => {
     if (open.has(exchange.path)) return undefined;
     const presented = presentedKey(exchange, header);
     if (presented === '') {
@@ -63,11 +70,9 @@ export function createApiKeyStage({ header, allowAnonymous, publicPaths, keyCach
       return undefined;
     }
     const publicId = presented === undefined ? undefined : publicIdOf(presented);
-    const key = publicId === undefined ? undefined : checkApiKey(await records.record(publicId), presented!);
-    if (!key) return errorResponse(401, 'The API key is invalid or has been revoked');
-    exchange.caller = { key, viewer: { accountId: key.accountId } };
-    touchApiKey(key, async () => (await sharedDatabase()).prisma);
-    return undefined;
+    if (publicId === undefined) return admit(exchange, '', null);
+    const record = records.record(publicId);
+    return record instanceof Promise ? record.then((found) => admit(exchange, presented!, found)) : admit(exchange, presented!, record);
   };
 }
 

@@ -73,7 +73,7 @@ export class RestRoutes {
 
   handle = async (exchange: Exchange) => {
     const destination = exchange.destination;
-    if (destination?.kind === 'openapi') return this.openapi ? this.respond(exchange, this.openapi.body, this.openapi.etag) : this.respond(exchange, '{}');
+    if (destination?.kind === 'openapi') return this.openapi ? this.respond(exchange, this.openapi.body, this.openapi.etag) : this.respond(exchange, '{}', strongETag('{}'));
     if (destination?.kind !== 'rest') return undefined;
     const { match } = destination;
     let variables;
@@ -97,13 +97,13 @@ export class RestRoutes {
     const body = JSON.stringify(RouteTable.body(match.route, result.data as Record<string, unknown>));
     const etag = strongETag(body);
     if (key !== undefined) {
-      this.cache.set(key, { body, etag }, seconds);
+      this.cache.set(key, { body: Buffer.from(body), etag }, seconds);
       exchange.responseHeaders['x-cache'] = 'MISS';
     }
     return this.respond(exchange, body, etag);
   };
 
-  private respond(exchange: Exchange, body: string, etag = strongETag(body)) {
+  private respond(exchange: Exchange, body: string | Buffer, etag: string) {
     // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
     const headers = { etag, 'cache-control': 'private, no-cache' };
     if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };

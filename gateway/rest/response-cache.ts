@@ -7,7 +7,8 @@
 import { LRUCache } from 'lru-cache';
 
 export interface CachedResponse {
-  body: string;
+  /** UTF-8 bytes of the JSON body. */
+  body: Buffer;
   etag: string;
 }
 
@@ -22,7 +23,7 @@ export class ResponseCache {
   constructor({ maxBytes }: ResponseCacheOptions) {
     this.entries = new LRUCache<string, CachedResponse>({
       maxSize: maxBytes,
-      sizeCalculation: (value, key) => value.body.length + key.length + 64,
+      sizeCalculation: (value, key) => value.body.byteLength + key.length + 64,
       ttlAutopurge: false,
     });
   }
