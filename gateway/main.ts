@@ -8,6 +8,7 @@ import { DirectoryLockedError } from '../prisma/directory-lock.ts';
 import { ConfigError } from '../lib/config-validation.ts';
 import { createGateway, listen, loadMesh } from './server.ts';
 import { currentRateLimitStore } from './plugins/rate-limit.ts';
+import { logger } from '../lib/logger.ts';
 
 const started = performance.now();
 const port = Number(process.env.PORT ?? 4000);
@@ -29,39 +30,46 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
 // The config first: a mistake in .meshrc.yaml is reported before any slow work.
 const loaded = await orExit(loadMesh());
 const db = await orExit(openDatabase(databaseOptionsFromEnv()));
-console.log(`Database: ${db.location}`);
+logger.info({ msg: `Database: ${db.location}` });
 
-const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, console.log));
-if (bootstrap.appliedMigrations.length) console.log(`Applied migrations: ${bootstrap.appliedMigrations.join(', ')}`);
-if (bootstrap.imported) console.log(formatSummary(bootstrap.imported));
+const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, (line) => logger.info({ msg: line })));
+if (bootstrap.appliedMigrations.length) logger.info({ msg: `Applied migrations: ${bootstrap.appliedMigrations.join(', ')}` });
+if (bootstrap.imported) logger.info({ msg: formatSummary(bootstrap.imported) });
 
 const gateway = await createGateway({ db, loaded });
 const store = currentRateLimitStore();
-if (store && !(await store.connect(2_000))) console.warn(`warning: rate limit store "${store.name}" not reachable yet; retrying in the background`);
+if (store && !(await store.connect(2_000))) logger.warn({ msg: `rate limit store "${store.name}" not reachable yet; retrying in the background` });
 const boundPort = await listen(gateway.server, port, host);
-console.log(`Serving on http://${host ?? 'localhost'}:${boundPort} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+logger.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)` });
 
 if (bootstrap.demoKey) {
-  console.log(
-    [
-      '',
-      `Demo API key (account "${bootstrap.demoKey.accountName}"), shown once, also saved to ${bootstrap.demoKey.savedTo}:`,
-      `  ${bootstrap.demoKey.key}`,
-      `Try: curl -H "X-API-Key: ${bootstrap.demoKey.key}" 'http://localhost:${boundPort}/search?q=arrow%20left&per_page=3'`,
-      '',
-    ].join('\n'),
-  );
+  // The key goes to a person at a terminal only, never into a log collected from stdout.
+  const { accountName, savedTo, key } = bootstrap.demoKey;
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      [
+        '',
+        `Demo API key (account "${accountName}"), shown once, also saved to ${savedTo}:`,
+        `  ${key}`,
+        `Try: curl -H "X-API-Key: ${key}" 'http://localhost:${boundPort}/search?q=arrow%20left&per_page=3'`,
+        '',
+        '',
+      ].join('\n'),
+    );
+  } else {
+    logger.info({ msg: `Demo API key (account "${accountName}") saved to ${savedTo}` });
+  }
 }
 
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: finishing in-flight requests, then stopping`);
+  logger.info({ msg: `${signal}: finishing in-flight requests, then stopping` });
   await gateway.close();
   await currentRateLimitStore()?.close();
   await db.close();
-  process.exit(0);
+  logger.flush(() => process.exit(0));
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));

@@ -5,6 +5,7 @@
 // on (/graphql) goes to Mesh's own HTTP handler, where the same plugins' context applies.
 // `mesh dev` and `mesh start` serve the same config without this front, through the plugins'
 // Yoga hooks, at about a fifth of the speed.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +23,9 @@ import { currentRestRoutes } from './plugins/rest-routes.ts';
 import { currentRateLimitStore } from './plugins/rate-limit.ts';
 import { HEALTH_PATH, healthResponse, READY_PATH, readinessResponse } from './health.ts';
 import { provideDatabase } from './runtime.ts';
+import { metrics, METRICS_PATH } from './observability/metrics.ts';
+import { recordProbe, recordRequest } from './observability/request-log.ts';
+import { logger } from '../lib/logger.ts';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 
@@ -62,6 +66,23 @@ export function writeResponse(res: ServerResponse, method: string, response: Gat
   res.end(bodyless ? undefined : response.body);
 }
 
+function sameSecret(presented: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/**
+ * Prometheus metrics. Open like /healthz unless METRICS_TOKEN is set, in which case they need
+ * `Authorization: Bearer <METRICS_TOKEN>` (or block /metrics at the load balancer).
+ */
+async function metricsResponse(req: IncomingMessage, token = process.env.METRICS_TOKEN): Promise<GatewayResponse> {
+  if (token && !sameSecret(req.headers.authorization ?? '', `Bearer ${token}`)) {
+    return errorResponse(401, 'The metrics need Authorization: Bearer <METRICS_TOKEN>');
+  }
+  const { contentType, body } = await metrics.exposition();
+  return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' }, body };
+}
+
 export type LoadedMesh = Awaited<ReturnType<typeof loadMesh>>;
 
 /** Serves `loaded` (Mesh from .meshrc.yaml; load it first, so a bad config fails before any slow work). */
@@ -75,20 +96,31 @@ export async function createGateway({ db, loaded, dir }: { db: Database; loaded?
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const startedAt = performance.now();
+    const method = req.method ?? 'GET';
     const path = req.url?.split('?', 1)[0];
-    if (path === HEALTH_PATH) return writeResponse(res, req.method ?? 'GET', healthResponse());
-    if (path === READY_PATH) return writeResponse(res, req.method ?? 'GET', await readinessResponse(db, currentRateLimitStore()));
+    const probe = path === HEALTH_PATH || path === READY_PATH || path === METRICS_PATH ? path : undefined;
+    if (probe) {
+      const response =
+        probe === HEALTH_PATH ? healthResponse() : probe === READY_PATH ? await readinessResponse(db, currentRateLimitStore()) : await metricsResponse(req);
+      writeResponse(res, method, response);
+      return recordProbe(probe, method, response.status, startedAt);
+    }
     const exchange = exchangeFromNode(req);
-    const response = await pipeline.run(exchange);
-    if (response) return writeResponse(res, exchange.method, response);
-    rememberPassedOn(req, exchange);
-    for (const [name, value] of Object.entries(exchange.responseHeaders)) res.setHeader(name, value);
-    await meshHandler(req, res);
+    try {
+      const response = await pipeline.run(exchange);
+      if (response) return writeResponse(res, exchange.method, response);
+      rememberPassedOn(req, exchange);
+      for (const [name, value] of Object.entries(exchange.responseHeaders)) res.setHeader(name, value);
+      await meshHandler(req, res);
+    } finally {
+      recordRequest(exchange, res.headersSent ? res.statusCode : 500, startedAt);
+    }
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'error', message: (error as Error)?.message, stack: (error as Error)?.stack }));
+      logger.error({ msg: 'unhandled error', error: (error as Error)?.message, stack: (error as Error)?.stack });
       if (!res.headersSent) writeResponse(res, req.method ?? 'GET', errorResponse(500, 'Internal server error'));
       else res.destroy();
     });

@@ -11,6 +11,7 @@
 import type { Exchange, GatewayResponse } from './exchange.ts';
 import { errorBody } from '../http/error-body.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
+import { logger } from '../../lib/logger.ts';
 
 export const PHASES = ['start', 'route', 'auth', 'limit', 'handle'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -24,7 +25,7 @@ export class Pipeline {
   private readonly stages = new Map<Phase, Map<string, Stage>>(PHASES.map((phase) => [phase, new Map()]));
   private ordered: Stage[] = [];
   private shapeError: ErrorShaper = (error, exchange) => {
-    console.error(JSON.stringify({ level: 'error', requestId: exchange.requestId, message: (error as Error)?.message }));
+    logger.error({ msg: 'unexpected error', requestId: exchange.requestId, error: (error as Error)?.message, stack: (error as Error)?.stack });
     return jsonResponse(500, errorBody(500, 'Internal server error'));
   };
 

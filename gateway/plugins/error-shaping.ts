@@ -11,6 +11,7 @@ import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
 import { parsePluginOptions } from './plugin-options.ts';
+import { logger } from '../../lib/logger.ts';
 
 export const errorShapingOptions = z
   .object({
@@ -26,16 +27,14 @@ const shared = processSingleton('error-shaping', () => ({ internalErrorMessage: 
 function logUnexpected(exchange: Exchange, error: unknown): void {
   const cause = error as { message?: string; stack?: string; originalError?: { message?: string; stack?: string } };
   const original = cause?.originalError ?? cause;
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      requestId: exchange.requestId,
-      method: exchange.method,
-      path: exchange.path,
-      message: original?.message ?? String(error),
-      stack: original?.stack,
-    }),
-  );
+  logger.error({
+    msg: 'unexpected error',
+    requestId: exchange.requestId,
+    method: exchange.method,
+    path: exchange.path,
+    error: original?.message ?? String(error),
+    stack: original?.stack,
+  });
 }
 
 /** A database pool that had no connection free in time: overload, which a client can retry. */

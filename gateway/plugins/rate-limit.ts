@@ -15,6 +15,8 @@ import { MemoryStore } from '../rate-limit/memory-store.ts';
 import { RedisStore } from '../rate-limit/redis-store.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
+import { logger } from '../../lib/logger.ts';
+import { metrics } from '../observability/metrics.ts';
 import { parsePluginOptions } from './plugin-options.ts';
 
 const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name');
@@ -84,15 +86,17 @@ export function createRateLimitStages(options: RateLimitOptions) {
     },
     async limit(exchange: Exchange) {
       if (!exchange.caller) return undefined; // a public path
-      limiter ??= new RateLimiter({ store: rateLimitStore(options), failOpen: options.failOpen });
+      limiter ??= new RateLimiter({ store: rateLimitStore(options), failOpen: options.failOpen, warn: (message) => logger.warn({ msg: message }) });
       const { key } = exchange.caller;
       const decision = key
         ? await limiter.check(`key:${key.publicId}`, key.hourlyLimit ?? options.hourlyLimit)
         : await limiter.check(`ip:${exchange.ip}`, options.anonymousHourlyLimit);
       exchange.limit = decision;
       Object.assign(exchange.responseHeaders, headersOf(decision));
+      if (decision.storeFailed) metrics.rateLimitStoreFailure();
       if (decision.allowed) return undefined;
       if (decision.storeFailed) return errorResponse(503, 'Rate limiting is unavailable; try again shortly');
+      metrics.rateLimitRejection(key ? 'key' : 'anonymous');
       return errorResponse(
         429,
         `Rate limit exceeded: ${decision.limit} requests per hour. Try again in ${decision.retryAfter} seconds.`,

@@ -20,6 +20,7 @@ import { cacheKey, ResponseCache } from '../rest/response-cache.ts';
 import { sharedDatabase, urlTemplates } from '../runtime.ts';
 import { graphQLErrorsResponse } from './error-shaping.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
+import { metrics } from '../observability/metrics.ts';
 import { parsePluginOptions } from './plugin-options.ts';
 
 export const PLUGIN_NAME = '@icon-catalogue/gateway/rest-routes';
@@ -87,6 +88,7 @@ export class RestRoutes {
     const { seconds, scope } = match.route.config.cache;
     const key = seconds > 0 ? cacheKey(match.route.config.path, variables, scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`) : undefined;
     const cached = key === undefined ? undefined : this.cache.get(key);
+    if (key !== undefined) metrics.responseCacheLookup(match.route.config.path, cached !== undefined);
     if (cached) {
       exchange.responseHeaders['x-cache'] = 'HIT';
       return this.respond(exchange, cached.body, cached.etag);

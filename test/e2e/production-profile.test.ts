@@ -29,7 +29,7 @@ async function withConfig<T>(edit: (config: string) => string, work: (dir: strin
 
 describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () => {
   let database: TestDatabase;
-  let gateways: RunningGateway[] = [];
+  let gateways: Awaited<ReturnType<typeof startGatewayProcess>>[] = [];
   let env: Record<string, string>;
 
   beforeAll(async () => {
@@ -55,6 +55,56 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
     );
     const counts = Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length]));
     expect(counts).toEqual({ 200: 300, 429: 700 });
+  });
+
+  it('exposes Prometheus metrics: requests by route and status, latency, rate-limit refusals, cache hits', async () => {
+    const [gateway] = gateways;
+    const { key } = await createApiKey(database.db.prisma, { accountName: `metrics-${Date.now()}`, hourlyLimit: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${gateway!.url}/categories`, { headers: { 'x-api-key': key } })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    await fetch(`${gateway!.url}/no-such-route`);
+    const response = await fetch(`${gateway!.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await response.text();
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}()[\].*+?^$|\\]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    expect(value('icon_gateway_requests_total{route="/categories",method="GET",status="200"}')).toBeGreaterThanOrEqual(2);
+    expect(value('icon_gateway_requests_total{route="/categories",method="GET",status="429"}')).toBeGreaterThanOrEqual(1);
+    expect(value('icon_gateway_requests_total{route="unrouted",method="GET",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(value('icon_gateway_rate_limit_rejections_total{caller="key"}')).toBeGreaterThanOrEqual(1);
+    expect(value('icon_gateway_response_cache_total{route="/categories",result="hit"}')).toBeGreaterThanOrEqual(1);
+    expect(value('icon_gateway_request_duration_seconds_count{route="/categories"}')).toBeGreaterThanOrEqual(3);
+    expect(value('icon_gateway_request_duration_seconds_bucket{le="+Inf",route="/categories"}')).toBeGreaterThanOrEqual(3);
+    expect(text).toMatch(/^icon_gateway_process_resident_memory_bytes \d+/m);
+    expect(text).not.toContain('mdi-'); // route labels are configured paths, never client paths
+  });
+
+  it('logs one JSON line per request with its request id, and never the key', async () => {
+    const [gateway] = gateways;
+    const { key } = await createApiKey(database.db.prisma, { accountName: `logged-${Date.now()}` });
+    const requestId = `test-${Date.now()}`;
+    const response = await fetch(`${gateway!.url}/icons/mdi-home?include=x`, { headers: { 'x-api-key': key, 'x-request-id': requestId } });
+    expect(response.headers.get('x-request-id')).toBe(requestId);
+    const bogus = await fetch(`${gateway!.url}/categories`, { headers: { 'x-api-key': `${key.slice(0, -4)}AAAA`, 'x-request-id': 'bad id\twith tab' } });
+    expect(bogus.status).toBe(401);
+    expect(bogus.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    let line: Record<string, unknown> | undefined;
+    for (let waited = 0; !line && waited < 3_000; waited += 50) {
+      await new Promise((done) => setTimeout(done, 50));
+      line = gateway!
+        .output()
+        .split('\n')
+        .filter((text) => text.startsWith('{'))
+        .map((text) => JSON.parse(text) as Record<string, unknown>)
+        .find((entry) => entry.requestId === requestId);
+    }
+    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: '/icons/{ref}', path: '/icons/mdi-home', status: 200 });
+    expect(typeof line!.ms).toBe('number');
+    expect(typeof line!.time).toBe('string');
+    const output = gateway!.output();
+    expect(output).not.toContain(key.slice(4, 40));
+    expect(output).not.toContain(key.slice(-20));
   });
 
   it('serves the same data through an independent client of its OpenAPI document', async () => {

@@ -44,7 +44,7 @@ afterAll(async () => {
 async function get(path: string, headers: Record<string, string> = { 'x-api-key': key }, method = 'GET') {
   const response = await fetch(`${gateway.url}${path}`, { method, headers });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text ? (JSON.parse(text) as any) : undefined };
+  return { status: response.status, headers: response.headers, text, json: text && /^application\/json/.test(response.headers.get('content-type') ?? '') ? (JSON.parse(text) as any) : undefined };
 }
 
 const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'premium', 'downloads', 'svg_url', 'url'].sort();
@@ -372,6 +372,20 @@ describe('GraphQL and OpenAPI', () => {
     const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: categories { slug }`).join(' ');
     const response = await get(`/graphql?query=${encodeURIComponent(`{ ${aliases} }`)}`);
     expect(JSON.stringify(response.json)).toMatch(/Aliases limit/);
+  });
+
+  it('serves /metrics openly, or only with the bearer token when METRICS_TOKEN is set', async () => {
+    expect((await get('/metrics', {})).status).toBe(200);
+    process.env.METRICS_TOKEN = 'scrape-secret';
+    try {
+      expectErrorBody(await get('/metrics', {}), 401, /METRICS_TOKEN/);
+      expectErrorBody(await get('/metrics', { authorization: 'Bearer wrong' }), 401);
+      const allowed = await get('/metrics', { authorization: 'Bearer scrape-secret' });
+      expect(allowed.status).toBe(200);
+      expect(allowed.text).toMatch(/^# HELP icon_gateway_requests_total/m);
+    } finally {
+      delete process.env.METRICS_TOKEN;
+    }
   });
 
   it('serves an OpenAPI 3.1 document of the routes without a key', async () => {

@@ -1,0 +1,42 @@
+// What the front records about every request it answered: one Prometheus observation and one
+// JSON access-log line (request id, method, route, path, status, duration, account, cache
+// result). The query string is left out of the log: it is the caller's business, and a
+// careless client may put a key in it. Probes (/healthz, /readyz, /metrics) are counted but
+// logged at debug level only, so a load balancer polling every second does not fill the log.
+import type { Exchange } from '../pipeline/exchange.ts';
+import { logger } from '../../lib/logger.ts';
+import { metrics } from './metrics.ts';
+
+/** The route a request went to, as configured: bounded, unlike paths. */
+export function routeLabel(exchange: Exchange): string {
+  const destination = exchange.destination;
+  if (!destination) return 'unrouted';
+  if (destination.kind === 'rest') return destination.match.route.config.path;
+  if (destination.kind === 'graphql') return '/graphql';
+  return exchange.path; // the OpenAPI document
+}
+
+export function recordRequest(exchange: Exchange, status: number, startedAt: number): void {
+  const seconds = (performance.now() - startedAt) / 1000;
+  const route = routeLabel(exchange);
+  metrics.request(route, exchange.method, status, seconds);
+  if (!logger.isLevelEnabled('info')) return;
+  logger.info({
+    msg: 'request',
+    requestId: exchange.requestId,
+    method: exchange.method,
+    route,
+    path: exchange.path,
+    status,
+    ms: Math.round(seconds * 10_000) / 10,
+    account: exchange.caller?.viewer?.accountId ?? null,
+    cache: exchange.responseHeaders['x-cache'],
+    ip: exchange.ip,
+  });
+}
+
+export function recordProbe(path: string, method: string, status: number, startedAt: number): void {
+  const seconds = (performance.now() - startedAt) / 1000;
+  metrics.request(path, method, status, seconds);
+  logger.debug({ msg: 'probe', path, status, ms: Math.round(seconds * 10_000) / 10 });
+}
