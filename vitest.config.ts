@@ -14,5 +14,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     reporters: ['default'],
+    // Gateways inside test processes would print an access-log line per request; child
+    // gateways (test/helpers/gateway.ts) log at info again, and a test reads their lines.
+    env: { LOG_LEVEL: 'warn' },
   },
 });

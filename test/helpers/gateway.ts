@@ -30,7 +30,7 @@ export async function startGatewayInProcess(db: Database): Promise<RunningGatewa
 export function startGatewayProcess(env: Record<string, string>): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
