@@ -30,6 +30,8 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   logFile: string;
   timeoutMs: number;
+  /** Run `script` as JavaScript in plain Node (the built gateway) instead of through tsx. */
+  plainNode?: boolean;
   /** Keep stdin open as a pipe: a child that watches it exits when this process dies. */
   stdinPipe?: boolean;
 }
@@ -46,13 +48,14 @@ export function runningChildren(): ServerChild[] {
 
 export function startServer(options: StartOptions): Promise<ServerChild> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', options.script, ...(options.args ?? [])], {
+  const loader = options.plainNode ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...loader, options.script, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     env: options.env,
     stdio: [options.stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const log = createWriteStream(options.logFile, { flags: 'a' });
-  log.write(`\n=== ${new Date().toISOString()} ${options.name}: node --import tsx ${options.script} ${(options.args ?? []).join(' ')}\n`);
+  log.write(`\n=== ${new Date().toISOString()} ${options.name}: node ${[...loader, options.script, ...(options.args ?? [])].join(' ')}\n`);
   const lines: string[] = [];
   let exitCode: number | null | undefined;
   let exitSignal: NodeJS.Signals | null = null;

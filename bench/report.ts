@@ -14,6 +14,8 @@ export interface Scenario {
   minRatio?: number;
   /** Qualifies the goal, for example "on the demo catalogue". */
   goalScope?: 'demo catalogue';
+  /** Full-catalogue goal: at least the Iconify API's req/s for the same query (issue 5). */
+  iconifyRps?: number;
 }
 
 export interface ScenarioResult {
@@ -34,6 +36,17 @@ export interface Goal {
 }
 
 export const P99_GOAL_MS = 20;
+/** Full catalogue in PostgreSQL: p99 of the search scenarios, resident memory, start. */
+export const FULL_P99_GOAL_MS = 25;
+export const FULL_RSS_GOAL_MB = 300;
+export const START_GOAL_S = 5;
+
+export interface GatewayFigures {
+  /** Resident memory after the run, MB. */
+  rssMb?: number;
+  /** From spawning the process to its "Serving on" line, s. */
+  startSeconds: number;
+}
 
 export interface RunContext {
   date: Date;
@@ -53,8 +66,10 @@ export const formatMs = (value: number) => (Number.isFinite(value) ? value.toFix
 export const formatRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' : ratio < 0.01 ? ratio.toPrecision(2) : ratio.toFixed(3));
 const ratioOf = (result: ScenarioResult) => (result.plain.requestsPerSecond > 0 ? result.gateway.requestsPerSecond / result.plain.requestsPerSecond : NaN);
 
-export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolean): Goal[] {
+export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolean, figures: GatewayFigures): Goal[] {
   const goals: Goal[] = [];
+  // The ratio goals and the 20 ms p99 are set on the demo catalogue; on the full one they show
+  // for information, and the goals against Iconify's figures, memory and start bind instead.
   for (const result of results) {
     const { minRatio, goalScope, label } = result.scenario;
     if (minRatio === undefined) continue;
@@ -63,7 +78,7 @@ export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolea
       text: `${label}: gateway >= ${minRatio.toFixed(2)} of plain req/s${goalScope ? ` (${goalScope})` : ''}`,
       met: ratio >= minRatio,
       detail: formatRatio(ratio),
-      informational: goalScope === 'demo catalogue' && !isDemoCatalogue,
+      informational: !isDemoCatalogue,
     });
   }
   const slow = results.filter((result) => !(result.gateway.p99 < P99_GOAL_MS));
@@ -74,6 +89,29 @@ export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolea
     detail: slow.length
       ? `over on ${slow.map((result) => `${result.scenario.label} (${formatMs(result.gateway.p99)} ms)`).join(', ')}`
       : `worst ${worst ? `${formatMs(worst.gateway.p99)} ms (${worst.scenario.label})` : 'n/a'}`,
+    informational: !isDemoCatalogue,
+  });
+  for (const result of results) {
+    const { iconifyRps, label } = result.scenario;
+    if (iconifyRps === undefined) continue;
+    const { requestsPerSecond, p99 } = result.gateway;
+    goals.push({
+      text: `${label}: >= ${formatInt(iconifyRps)} req/s (the Iconify API's) with p99 under ${FULL_P99_GOAL_MS} ms (full catalogue)`,
+      met: requestsPerSecond >= iconifyRps && p99 < FULL_P99_GOAL_MS,
+      detail: `${formatInt(requestsPerSecond)} req/s, p99 ${formatMs(p99)} ms`,
+      informational: isDemoCatalogue,
+    });
+  }
+  goals.push({
+    text: `gateway resident memory under ${FULL_RSS_GOAL_MB} MB after the run (full catalogue)`,
+    met: figures.rssMb !== undefined && figures.rssMb < FULL_RSS_GOAL_MB,
+    detail: figures.rssMb === undefined ? 'not measured' : `${formatInt(figures.rssMb)} MB`,
+    informational: isDemoCatalogue,
+  });
+  goals.push({
+    text: `start to serving under ${START_GOAL_S} s once the database exists (from spawn)`,
+    met: figures.startSeconds < START_GOAL_S,
+    detail: `${figures.startSeconds.toFixed(1)} s`,
   });
   return goals;
 }
@@ -105,7 +143,7 @@ export function resultsTable(results: ScenarioResult[]): string {
 
 export function goalLines(goals: Goal[]): string[] {
   return goals.map((goal) => {
-    const mark = goal.informational ? (goal.met ? 'met (info)' : 'not met (info: goal is for the demo catalogue)') : goal.met ? 'MET' : 'NOT MET';
+    const mark = goal.informational ? (goal.met ? 'met (info: other profile)' : 'not met (info: a goal of the other profile)') : goal.met ? 'MET' : 'NOT MET';
     return `- [${mark}] ${goal.text}: ${goal.detail}`;
   });
 }

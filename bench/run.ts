@@ -95,8 +95,8 @@ function scenarios(iconSlug: string): Scenario[] {
     { label: `/icons/${iconSlug}`, path: `/icons/${encodeURIComponent(iconSlug)}`, minRatio: 0.4 },
     { label: '/icons', path: '/icons', minRatio: 0.25 },
     { label: '/icons?per_page=100&include_svg=1', path: '/icons?per_page=100&include_svg=1' },
-    { label: '/search?q=home', path: '/search?q=home', minRatio: 0.1, goalScope: 'demo catalogue' },
-    { label: '/search?q=arrow%20left', path: '/search?q=arrow%20left' },
+    { label: '/search?q=home', path: '/search?q=home', minRatio: 0.1, goalScope: 'demo catalogue', iconifyRps: 850 },
+    { label: '/search?q=arrow%20left', path: '/search?q=arrow%20left', iconifyRps: 330 },
     { label: '/categories', path: '/categories', minRatio: 0.4 },
     { label: `GraphQL ${GRAPHQL_QUERY}`, path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
   ];
@@ -262,7 +262,11 @@ async function main(): Promise<number> {
   const requestsNeeded = Math.ceil(scenarioCount * settings.rounds * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
   let key = (await cachedKey()) ?? (await createKey());
 
-  const startGateway = () => startServer({ name: 'gateway', script: 'gateway/main.ts', env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: START_TIMEOUT_MS });
+  // What `npm start` runs: the gateway bundled by scripts/build-gateway.mjs, in plain Node.
+  const built = await runScript('scripts/build-gateway.mjs', [], process.env);
+  if (built.code !== 0) throw new Error(`scripts/build-gateway.mjs failed:\n${built.stderr}`);
+  const startGateway = () =>
+    startServer({ name: 'gateway', script: 'dist/gateway.mjs', plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: START_TIMEOUT_MS });
   log('Starting the gateway...');
   let gateway = await startGateway();
   const problem = await keyProblem(gateway, key, requestsNeeded);
@@ -352,14 +356,14 @@ async function main(): Promise<number> {
   }
 
   const memory = await processMemory(gateway.pid);
-  const readyIn = /ready in ([\d.]+ s)/.exec(gateway.readyLine)?.[1];
+  const readyIn = /ready ([\d.]+ s) after the process started/.exec(gateway.readyLine)?.[1];
   const gatewayLine =
     `start-to-serving ${(gateway.readyMs / 1000).toFixed(1)} s from spawn` +
     (readyIn ? ` (${readyIn} by its own clock)` : '') +
     (memory ? `; resident memory after the run ${formatInt(memory.rssKb / 1024)} MB (VmRSS), peak ${formatInt(memory.peakKb / 1024)} MB (VmHWM)` : '; memory: /proc not readable');
 
   const isDemoCatalogue = embedded || catalogue.icons < 100_000;
-  const goals = evaluateGoals(results, isDemoCatalogue);
+  const goals = evaluateGoals(results, isDemoCatalogue, { rssMb: memory ? memory.rssKb / 1024 : undefined, startSeconds: gateway.readyMs / 1000 });
   const problems = findProblems(results);
   const context: RunContext = {
     date: runStarted,

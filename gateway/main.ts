@@ -10,7 +10,6 @@ import { createGateway, listen, loadMesh } from './server.ts';
 import { currentRateLimitStore } from './plugins/rate-limit.ts';
 import { logger } from '../lib/logger.ts';
 
-const started = performance.now();
 const port = Number(process.env.PORT ?? 4000);
 const host = process.env.HOST || undefined;
 
@@ -40,7 +39,7 @@ const gateway = await createGateway({ db, loaded });
 const store = currentRateLimitStore();
 if (store && !(await store.connect(2_000))) logger.warn({ msg: `rate limit store "${store.name}" not reachable yet; retrying in the background` });
 const boundPort = await listen(gateway.server, port, host);
-logger.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)` });
+logger.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
 
 if (bootstrap.demoKey) {
   // The key goes to a person at a terminal only, never into a log collected from stdout.

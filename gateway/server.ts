@@ -7,10 +7,10 @@
 // Yoga hooks, at about a fifth of the speed.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { findAndParseConfig } from '@graphql-mesh/cli';
+import type { findAndParseConfig as FindAndParseConfig } from '@graphql-mesh/cli';
 import { createMeshHTTPHandler } from '@graphql-mesh/http';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import { handleImport } from '@graphql-mesh/utils';
@@ -23,11 +23,13 @@ import { currentRestRoutes } from './plugins/rest-routes.ts';
 import { currentRateLimitStore } from './plugins/rate-limit.ts';
 import { HEALTH_PATH, healthResponse, READY_PATH, readinessResponse } from './health.ts';
 import { provideDatabase } from './runtime.ts';
+import { bundledModule } from './bundled-modules.ts';
 import { metrics, METRICS_PATH } from './observability/metrics.ts';
 import { recordProbe, recordRequest } from './observability/request-log.ts';
 import { logger } from '../lib/logger.ts';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 
-export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
+export { PROJECT_ROOT };
 
 export interface Gateway {
   server: Server;
@@ -41,10 +43,26 @@ export interface Gateway {
  * The REST routes' operations are checked against the schema here too, so that every config
  * mistake is reported before any slow work.
  */
+/**
+ * Mesh's own config loader. `@graphql-mesh/cli`'s entry also loads every CLI command (yargs,
+ * the TypeScript compiler for `mesh build` artifacts): 1.7 s and 50 MB more at start than its
+ * config module alone, which is all a server needs. The cli version is pinned in package.json;
+ * if a new one moves the module, the entry is used instead.
+ */
+function meshConfigLoader(): typeof FindAndParseConfig {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('@graphql-mesh/cli');
+  try {
+    return (require(join(dirname(entry), 'config.js')) as { findAndParseConfig: typeof FindAndParseConfig }).findAndParseConfig;
+  } catch {
+    return (require(entry) as { findAndParseConfig: typeof FindAndParseConfig }).findAndParseConfig;
+  }
+}
+
 export async function loadMesh(dir = configDir(), configName?: string): Promise<{ mesh: MeshInstance; serve: unknown }> {
   const require = createRequire(join(PROJECT_ROOT, 'package.json'));
-  const importFn = (id: string) => import(pathToFileURL(isAbsolute(id) ? id : require.resolve(id)).href).then(handleImport);
-  const config = await findAndParseConfig({ dir, importFn, ...(configName ? { configName } : {}) });
+  const importFn = (id: string) => (bundledModule(id) ?? import(pathToFileURL(isAbsolute(id) ? id : require.resolve(id)).href)).then(handleImport);
+  const config = await meshConfigLoader()({ dir, importFn, ...(configName ? { configName } : {}) });
   const mesh = await getMesh(config);
   const routes = currentRestRoutes();
   if (!routes) throw new ConfigError(`${join(dir, '.meshrc.yaml')} lists no @icon-catalogue/gateway/rest-routes plugin`);

@@ -13,10 +13,11 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { redactUrl } from '../lib/redact-url.ts';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 
 export type { PrismaClient };
 
-export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '..', '.data', 'pglite');
+export const DEFAULT_DATA_DIR = resolve(PROJECT_ROOT, '.data', 'pglite');
 
 export interface DatabaseOptions {
   /** A `postgresql://` URL. Wins over `dataDir`. */

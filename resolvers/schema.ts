@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { resolvers } from './resolvers.ts';
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 
-export const CATALOGUE_SDL = readFileSync(join(import.meta.dirname, 'schema.graphql'), 'utf8');
+export const CATALOGUE_SDL = readFileSync(join(PROJECT_ROOT, 'resolvers', 'schema.graphql'), 'utf8');
 
 export function createCatalogueSchema(): GraphQLSchema {
   return makeExecutableSchema({

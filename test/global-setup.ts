@@ -1,6 +1,7 @@
 // Builds the demo catalogue once per test run, so suites that need one copy it instead of
 // importing it again: a PostgreSQL template database (CREATE DATABASE ... TEMPLATE takes about
 // a second) and a PGlite data-directory dump (loaded in about a second).
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // Child gateways run what `npm start` runs: the bundle.
+  execFileSync(process.execPath, ['scripts/build-gateway.mjs'], { stdio: 'inherit' });
   const dir = await mkdtemp(join(tmpdir(), 'icon-catalogue-test-'));
   const [dumpPath, template] = await Promise.all([buildPGliteDump(dir), buildPostgresTemplate()]);
   project.provide('catalogueDump', dumpPath);

@@ -22,10 +22,10 @@ import { graphQLErrorsResponse } from './error-shaping.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
 import { metrics } from '../observability/metrics.ts';
 import { parsePluginOptions } from './plugin-options.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 export const PLUGIN_NAME = '@icon-catalogue/gateway/rest-routes';
 export const GRAPHQL_PATH = '/graphql';
-const PROJECT_ROOT = resolve(import.meta.dirname, '..', '..');
 
 export function strongETag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;

@@ -6,8 +6,9 @@ import { join, resolve } from 'node:path';
 import type { MigrationList, SchemaFilter } from '@prisma/schema-engine-wasm';
 import type { Database } from '../database.ts';
 import { openSchemaEngine, type EngineHandle } from './schema-engine.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
-export const PRISMA_DIR = resolve(import.meta.dirname, '..');
+export const PRISMA_DIR = resolve(PROJECT_ROOT, 'prisma');
 export const MIGRATIONS_DIR = join(PRISMA_DIR, 'migrations');
 export const SCHEMA_PATH = join(PRISMA_DIR, 'schema.prisma');
 

@@ -5,10 +5,11 @@ import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 export { ConfigError };
 
-export const DEFAULT_CATALOGUE_CONFIG = resolve(import.meta.dirname, '..', 'catalogue.yaml');
+export const DEFAULT_CATALOGUE_CONFIG = resolve(PROJECT_ROOT, 'prisma', 'catalogue.yaml');
 
 const setEntry = z
   .object({

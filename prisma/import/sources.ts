@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { CatalogueSetConfig } from './catalogue-config.ts';
 import type { SetSource } from './map-set.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -73,7 +74,7 @@ export async function fullCollectionSetFiles(packageDir: string): Promise<SetFil
   }));
 }
 
-export const FULL_COLLECTION_CACHE = resolve(import.meta.dirname, '..', '..', '.data', 'cache');
+export const FULL_COLLECTION_CACHE = resolve(PROJECT_ROOT, '.data', 'cache');
 
 /**
  * Finds @iconify/json: installed in node_modules, or unpacked in the cache. Otherwise fetches

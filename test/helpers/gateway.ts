@@ -26,9 +26,9 @@ export async function startGatewayInProcess(db: Database): Promise<RunningGatewa
   };
 }
 
-/** `npm start` as a child process (PORT=0: it picks a free port and says which). */
+/** `npm start` as a child process: the bundle test/global-setup.ts built (PORT=0: it picks a free port and says which). */
 export function startGatewayProcess(env: Record<string, string>): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
+  const child = spawn(process.execPath, ['dist/gateway.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
