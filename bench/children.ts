@@ -2,10 +2,9 @@
 // when they print "Serving on http://host:port", stopped with SIGTERM (SIGKILL only if one
 // ignores it), and one-shot commands (the operator CLI) with their output captured.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 
@@ -49,14 +48,19 @@ export function runningChildren(): ServerChild[] {
 export function startServer(options: StartOptions): Promise<ServerChild> {
   const started = performance.now();
   const loader = options.plainNode ? [] : ['--import', 'tsx'];
+  const commandLine = `node ${[...loader, options.script, ...(options.args ?? [])].join(' ')}`;
+  // The child writes straight into its log file, not through a pipe to this process: this
+  // process runs the load generator, and a child whose output waits on a busy reader buffers
+  // it in memory (and would report that as its own memory).
+  appendFileSync(options.logFile, `\n=== ${new Date().toISOString()} ${options.name}: ${commandLine}\n`);
+  const outputStart = statSync(options.logFile).size;
+  const output = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, [...loader, options.script, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     env: options.env,
-    stdio: [options.stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    stdio: [options.stdinPipe ? 'pipe' : 'ignore', output, output],
   });
-  const log = createWriteStream(options.logFile, { flags: 'a' });
-  log.write(`\n=== ${new Date().toISOString()} ${options.name}: node ${[...loader, options.script, ...(options.args ?? [])].join(' ')}\n`);
-  const lines: string[] = [];
+  closeSync(output); // the child holds its own copy
   let exitCode: number | null | undefined;
   let exitSignal: NodeJS.Signals | null = null;
   const exitPromise = new Promise<void>((resolve) => {
@@ -66,7 +70,9 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
       resolve();
     });
   });
-  const tail = () => lines.join('\n');
+  /** The child's output so far (from its log file). */
+  const outputSoFar = () => readFileSync(options.logFile).subarray(outputStart).toString('utf8');
+  const tail = () => outputSoFar().split('\n').slice(-TAIL_LINES).join('\n');
 
   let server: ServerChild | undefined;
 
@@ -76,25 +82,25 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(poll);
       void stopChild(child, exitPromise).finally(() => {
-        log.end();
         reject(new Error(`${options.name}: ${message}\n--- last output (${options.logFile}) ---\n${tail()}`));
       });
     };
     const timer = setTimeout(() => fail(`not serving after ${(options.timeoutMs / 1000).toFixed(0)} s`), options.timeoutMs);
 
-    const onLine = (line: string) => {
-      log.write(`${line}\n`);
-      lines.push(line);
-      if (lines.length > TAIL_LINES) lines.shift();
-      const match = SERVING.exec(line);
-      if (!match || settled) return;
+    const poll = setInterval(() => {
+      const line = outputSoFar()
+        .split('\n')
+        .find((candidate) => SERVING.test(candidate));
+      if (!line || settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(poll);
       server = {
         name: options.name,
         pid: child.pid!,
-        url: match[1]!,
+        url: SERVING.exec(line)![1]!,
         readyMs: performance.now() - started,
         readyLine: line,
         tail,
@@ -102,14 +108,11 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
         stop: async () => {
           await stopChild(child, exitPromise);
           if (server) running.delete(server);
-          log.end();
         },
       };
       running.add(server);
       resolve(server);
-    };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
+    }, 50);
     child.once('error', (error) => fail(`could not start: ${error.message}`));
     void exitPromise.then(() => {
       fail(`exited before serving (${exitSignal ? `signal ${exitSignal}` : `code ${exitCode}`})`);

@@ -40,6 +40,7 @@ const store = currentRateLimitStore();
 if (store && !(await store.connect(2_000))) logger.warn({ msg: `rate limit store "${store.name}" not reachable yet; retrying in the background` });
 const boundPort = await listen(gateway.server, port, host);
 logger.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
+logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
 
 if (bootstrap.demoKey) {
   // The key goes to a person at a terminal only, never into a log collected from stdout.

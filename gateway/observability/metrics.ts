@@ -5,6 +5,7 @@
 // stays bounded whatever clients ask for.
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { processSingleton } from '../../lib/process-singleton.ts';
+import { onDroppedLogLine } from '../../lib/logger.ts';
 
 export const METRICS_PATH = '/metrics';
 
@@ -44,8 +45,15 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  private readonly droppedLogLines = new Counter({
+    name: 'icon_gateway_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout could not keep up (more than 16 MiB waiting)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'icon_gateway_' });
+    onDroppedLogLine(() => this.droppedLogLines.inc());
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
