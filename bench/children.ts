@@ -1,6 +1,6 @@
-// Child processes of the benchmark: servers started with `node --import tsx <script>`, ready
-// when they print "Serving on http://host:port", stopped with SIGTERM (SIGKILL only if one
-// ignores it), and one-shot commands (the operator CLI) with their output captured.
+// Child processes of the benchmark: servers started with `node [--import tsx] <script>`, writing
+// into their log files, ready when they print "Serving on http://host:port", stopped with SIGTERM
+// (SIGKILL only if one ignores it), and one-shot commands (the operator CLI) with their output captured.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -29,6 +29,8 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   logFile: string;
   timeoutMs: number;
+  /** Node flags before the script (the start script's, for the gateway). */
+  nodeArgs?: string[];
   /** Run `script` as JavaScript in plain Node (the built gateway) instead of through tsx. */
   plainNode?: boolean;
   /** Keep stdin open as a pipe: a child that watches it exits when this process dies. */
@@ -47,7 +49,7 @@ export function runningChildren(): ServerChild[] {
 
 export function startServer(options: StartOptions): Promise<ServerChild> {
   const started = performance.now();
-  const loader = options.plainNode ? [] : ['--import', 'tsx'];
+  const loader = [...(options.nodeArgs ?? []), ...(options.plainNode ? [] : ['--import', 'tsx'])];
   const commandLine = `node ${[...loader, options.script, ...(options.args ?? [])].join(' ')}`;
   // The child writes straight into its log file, not through a pipe to this process: this
   // process runs the load generator, and a child whose output waits on a busy reader buffers

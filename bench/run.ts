@@ -22,6 +22,7 @@ import { join, relative } from 'node:path';
 import { PROJECT_ROOT, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { measure, type RunStats } from './load.ts';
 import { redactUrl } from '../lib/redact-url.ts';
+import { GATEWAY_BUNDLE, gatewayNodeArgs } from '../lib/start-command.ts';
 import {
   appendResults,
   errorBanner,
@@ -266,7 +267,7 @@ async function main(): Promise<number> {
   const built = await runScript('scripts/build-gateway.mjs', [], process.env);
   if (built.code !== 0) throw new Error(`scripts/build-gateway.mjs failed:\n${built.stderr}`);
   const startGateway = () =>
-    startServer({ name: 'gateway', script: 'dist/gateway.mjs', plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: START_TIMEOUT_MS });
+    startServer({ name: 'gateway', script: GATEWAY_BUNDLE, args: [], nodeArgs: gatewayNodeArgs().slice(0, -1), plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: START_TIMEOUT_MS });
   log('Starting the gateway...');
   let gateway = await startGateway();
   const problem = await keyProblem(gateway, key, requestsNeeded);

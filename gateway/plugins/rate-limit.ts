@@ -12,7 +12,7 @@ import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
 import { RateLimiter, type RateLimitDecision } from '../rate-limit/limiter.ts';
 import { MemoryStore } from '../rate-limit/memory-store.ts';
-import { RedisStore } from '../rate-limit/redis-store.ts';
+import { parseClusterNodes, RedisStore } from '../rate-limit/redis-store.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
 import { processSingleton } from '../../lib/process-singleton.ts';
 import { logger } from '../../lib/logger.ts';
@@ -27,7 +27,7 @@ export const rateLimitOptions = z
     hourlyLimit: z.number().int().positive().default(1000),
     /** Requests per hour per IP address shared by anonymous callers (when allowed). @default 60 */
     anonymousHourlyLimit: z.number().int().positive().default(60),
-    /** memory: this process only; redis: REDIS_URL, shared; auto: redis when REDIS_URL is set. @default "auto" */
+    /** memory: this process only; redis: REDIS_URL or REDIS_CLUSTER_NODES, shared; auto: redis when either is set. @default "auto" */
     store: z.enum(['auto', 'memory', 'redis']).default('auto'),
     /** Let requests through (true) or refuse them with 503 (false) while Redis cannot be reached. @default true */
     failOpen: z.boolean().default(true),
@@ -57,10 +57,19 @@ const shared = processSingleton('rate-limit-store', () => ({ store: undefined as
 /** The process's store, made on first use (Mesh builds plugins without serving anything). */
 export function rateLimitStore(options: Pick<RateLimitOptions, 'store' | 'redisTimeoutMs'>, env = process.env): RateLimitStore {
   if (shared.store) return shared.store;
-  const redisUrl = env.REDIS_URL;
-  const kind = options.store === 'auto' ? (redisUrl ? 'redis' : 'memory') : options.store;
-  if (kind === 'redis' && !redisUrl) throw new ConfigError(`plugins.${PLUGIN_NAME}.store is "redis" but REDIS_URL is not set`);
-  shared.store = kind === 'redis' ? new RedisStore({ url: redisUrl!, commandTimeoutMs: options.redisTimeoutMs }) : new MemoryStore();
+  const redisUrl = env.REDIS_URL || undefined;
+  const clusterText = env.REDIS_CLUSTER_NODES || undefined;
+  const kind = options.store === 'auto' ? (redisUrl || clusterText ? 'redis' : 'memory') : options.store;
+  if (kind === 'memory') return (shared.store = new MemoryStore());
+  if (!redisUrl && !clusterText) throw new ConfigError(`plugins.${PLUGIN_NAME}.store is "redis" but neither REDIS_URL nor REDIS_CLUSTER_NODES is set`);
+  if (redisUrl && clusterText) throw new ConfigError('set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+  let clusterNodes;
+  try {
+    clusterNodes = clusterText === undefined ? undefined : parseClusterNodes(clusterText);
+  } catch (error) {
+    throw new ConfigError(`REDIS_CLUSTER_NODES: ${(error as Error).message}`);
+  }
+  shared.store = new RedisStore({ url: redisUrl, clusterNodes, commandTimeoutMs: options.redisTimeoutMs });
   return shared.store;
 }
 

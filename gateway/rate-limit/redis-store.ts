@@ -1,9 +1,10 @@
-// Counters in Redis, shared by every gateway process and host that uses the same Redis: exact
+// Counters in Redis (one server, or a Redis Cluster), shared by every gateway process and host
+// that uses it: exact
 // across all of them, because one Lua script increments and sets the expiry in one round trip
 // (never read-then-write). A short command timeout and no offline queue mean an unreachable
 // Redis fails a request's check quickly instead of hanging it; the limiter decides whether
 // that lets the request through (fail open) or refuses it (fail closed).
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
 
 const HIT_SCRIPT = `
@@ -12,22 +13,55 @@ if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
 return count`;
 
 export interface RedisStoreOptions {
-  url: string;
+  /** One Redis: redis://[user:password@]host:port[/db]. */
+  url?: string;
+  /**
+   * A Redis Cluster instead: some of its nodes (parseClusterNodes); ioredis finds the rest. The
+   * one script touches one key, so every call lands on one shard.
+   */
+  clusterNodes?: ClusterNode[];
   /** Prefix of every key this store writes. @default "icon-catalogue:ratelimit:" */
   keyPrefix?: string;
   /** Longest wait for one command, in ms. @default 200 */
   commandTimeoutMs?: number;
 }
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, expireAt: string): Promise<number> };
+type WithHit<T> = T & { rateLimitHit(key: string, expireAt: string): Promise<number> };
+type Client = WithHit<Redis> | WithHit<Cluster>;
+
+export interface ClusterNode {
+  host: string;
+  port: number;
+  password?: string;
+  username?: string;
+}
+
+/** Node addresses of REDIS_CLUSTER_NODES: "host:port" or redis:// URLs, comma-separated. */
+export function parseClusterNodes(text: string): ClusterNode[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const url = URL.parse(entry.includes('://') ? entry : `redis://${entry}`);
+      const port = Number(url?.port || 6379);
+      if (!url?.hostname || !Number.isInteger(port)) throw new Error(`"${entry}" is not host:port`);
+      return {
+        host: url.hostname,
+        port,
+        ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+        ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+      };
+    });
+}
 
 export class RedisStore implements RateLimitStore {
   readonly name = 'redis';
-  private readonly redis: RedisWithHit;
+  private readonly redis: Client;
   private readonly keyPrefix: string;
   private readonly commandTimeoutMs: number;
 
-  constructor({ url, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200 }: RedisStoreOptions) {
+  constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200 }: RedisStoreOptions) {
     const options: RedisOptions = {
       commandTimeout: commandTimeoutMs,
       connectTimeout: 2_000,
@@ -38,7 +72,23 @@ export class RedisStore implements RateLimitStore {
       lazyConnect: true,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     };
-    this.redis = new Redis(url, options) as RedisWithHit;
+    if (clusterNodes?.length) {
+      const { password, username } = clusterNodes[0]!;
+      this.redis = new Cluster(
+        clusterNodes.map(({ host, port }) => ({ host, port })),
+        {
+          enableOfflineQueue: false,
+          enableAutoPipelining: true,
+          lazyConnect: true,
+          clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+          redisOptions: { ...options, ...(password ? { password } : {}), ...(username ? { username } : {}) },
+        },
+      ) as WithHit<Cluster>;
+    } else if (url) {
+      this.redis = new Redis(url, options) as WithHit<Redis>;
+    } else {
+      throw new Error('RedisStore needs a url or clusterNodes');
+    }
     // Connection errors are reported through failed commands; without a listener ioredis
     // would print every reconnection attempt as an unhandled error event.
     this.redis.on('error', () => {});

@@ -98,8 +98,8 @@ export const restRoutesOptions = z
   .object({
     /** Folder of .graphql files holding the routes' operations (and shared fragments). */
     operations: z.string().default('gateway/operations'),
-    /** Most bytes of response bodies kept by the response cache. @default 67108864 (64 MiB) */
-    cacheMaxBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+    /** Most bytes of response bodies kept by the response cache. @default 16777216 (16 MiB) */
+    cacheMaxBytes: z.number().int().min(0).default(16 * 1024 * 1024),
     routes: z.array(route).min(1, 'must list at least one route'),
     /** Title and version of the OpenAPI document. */
     openapi: z

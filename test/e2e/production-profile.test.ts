@@ -10,6 +10,7 @@ import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayProcess, type RunningGateway } from '../helpers/gateway.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
+import { redisClusterUnavailable, startRedisCluster } from '../helpers/redis-cluster.ts';
 
 const skip = Boolean((await postgresUnavailable()) || (await redisUnavailable()));
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -192,5 +193,23 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
         expect(failure).not.toMatch(/\n\s+at /);
       },
     );
+  });
+
+  it('counts in a Redis Cluster (REDIS_CLUSTER_NODES) as it does in one Redis', async () => {
+    if (await redisClusterUnavailable()) return;
+    const cluster = await startRedisCluster();
+    const gateway = await startGatewayProcess({ DATABASE_URL: database.url!, REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes });
+    try {
+      const ready = await fetch(`${gateway.url}/readyz`);
+      expect(await ready.json()).toMatchObject({ status: 'ready', checks: { redis: 'ok' } });
+      const { key } = await createApiKey(database.db.prisma, { accountName: `cluster-${Date.now()}`, hourlyLimit: 5 });
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await fetch(`${gateway.url}/categories`, { headers: { 'x-api-key': key } })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      expect((await cluster.keysPerNode('icon-catalogue:ratelimit:*')).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await gateway.close();
+      await cluster.stop();
+    }
   });
 });

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Database } from '../../prisma/database.ts';
+import { gatewayNodeArgs } from '../../lib/start-command.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -28,7 +29,7 @@ export async function startGatewayInProcess(db: Database): Promise<RunningGatewa
 
 /** `npm start` as a child process: the bundle test/global-setup.ts built (PORT=0: it picks a free port and says which). */
 export function startGatewayProcess(env: Record<string, string>): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['dist/gateway.mjs'], {
+  const child = spawn(process.execPath, gatewayNodeArgs(), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

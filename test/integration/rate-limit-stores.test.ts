@@ -1,12 +1,13 @@
 // The same assertions for every rate-limit store: counting, windows, independence of keys,
 // exactness under concurrency, and what an unreachable store does to the limiter.
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../gateway/rate-limit/limiter.ts';
 import { MemoryStore } from '../../gateway/rate-limit/memory-store.ts';
-import { RedisStore } from '../../gateway/rate-limit/redis-store.ts';
+import { parseClusterNodes, RedisStore } from '../../gateway/rate-limit/redis-store.ts';
 import { windowOf, type RateLimitStore } from '../../gateway/rate-limit/store.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
+import { redisClusterUnavailable, startRedisCluster, type RunningCluster } from '../helpers/redis-cluster.ts';
 
 const redisSkip = await redisUnavailable();
 const HOUR = 3_600_000;
@@ -84,5 +85,41 @@ describe('an unreachable store', () => {
     expect(warnings[0]).toContain('letting requests through');
     const closed = new RateLimiter({ store: unreachable(), failOpen: false, warn: () => {} });
     expect(await closed.check('x', 10)).toEqual({ allowed: false, limit: 10, storeFailed: true, retryAfter: 1 });
+  });
+});
+
+describe.skipIf(Boolean(await redisClusterUnavailable()))('Redis Cluster (three nodes, REDIS_CLUSTER_NODES)', () => {
+  let cluster: RunningCluster;
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('stays exact across shards and clients: 40 keys, 3 clients, 1,200 concurrent requests, limit 10 each', async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const stores = await Promise.all([1, 2, 3].map(() => connected(new RedisStore({ clusterNodes: parseClusterNodes(cluster.nodes), keyPrefix: prefix }))));
+    const limiters = stores.map((store) => new RateLimiter({ store }));
+    const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
+    const decisions = await Promise.all(Array.from({ length: 1200 }, (_, i) => limiters[i % 3]!.check(keys[i % 40]!, 10).then((d) => [keys[i % 40]!, d.allowed] as const)));
+    for (const key of keys) expect(decisions.filter(([k, allowed]) => k === key && allowed)).toHaveLength(10);
+    expect(decisions.filter(([, allowed]) => allowed)).toHaveLength(400);
+    // The counters really are spread over the three shards.
+    const perNode = await cluster.keysPerNode(`${prefix}*`);
+    expect(perNode).toHaveLength(3);
+    for (const count of perNode) expect(count).toBeGreaterThan(0);
+    expect(perNode.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(await stores[0]!.ping()).toBe(true);
+  });
+});
+
+describe('REDIS_CLUSTER_NODES', () => {
+  it('reads host:port lists and redis:// URLs, and rejects what is neither', () => {
+    expect(parseClusterNodes('10.0.0.1:7000, redis://:s3cret@10.0.0.2:7001')).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: '10.0.0.2', port: 7001, password: 's3cret' },
+    ]);
+    expect(() => parseClusterNodes('redis://:7000')).toThrow(/is not host:port/);
   });
 });
