@@ -1,7 +1,8 @@
 // `icons`: a filtered, sorted page of icon ids plus the total, in two statements that a
-// PostgreSQL pool runs side by side.
+// PostgreSQL pool runs side by side (the total from count-cache.ts when it was counted recently).
 import type { PrismaClient } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
+import { cachedCount } from './count-cache.ts';
 import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey } from './filters.ts';
 
 export interface ListRequest extends PageRequest {
@@ -11,11 +12,12 @@ export interface ListRequest extends PageRequest {
 
 export async function listIconIds(prisma: PrismaClient, request: ListRequest): Promise<IdPage> {
   const where = filterCondition(request.filter);
-  const [rows, [count]] = await Promise.all([
+  const countStatement = Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`;
+  const [rows, total] = await Promise.all([
     prisma.$queryRaw<{ id: number }[]>(
       Prisma.sql`SELECT i.id FROM icons i WHERE ${where} ORDER BY ${SORT_ORDER[request.sort]} LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`,
     ),
-    prisma.$queryRaw<{ total: bigint }[]>(Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`),
+    cachedCount(prisma, countStatement, async () => Number((await prisma.$queryRaw<{ total: bigint }[]>(countStatement))[0]?.total ?? 0)),
   ]);
-  return { ids: rows.map((row) => row.id), total: Number(count?.total ?? 0) };
+  return { ids: rows.map((row) => row.id), total };
 }

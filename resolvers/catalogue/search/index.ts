@@ -9,6 +9,7 @@
 import type { PrismaClient } from '../../../prisma/generated/client.ts';
 import type { IconFilter, IdPage, PageRequest, SortKey } from '../filters.ts';
 import { searchCountSql, searchPageSql } from './build-query.ts';
+import { cachedCount } from '../count-cache.ts';
 import { parseQuery } from './parse-query.ts';
 import { planSearch } from './plan.ts';
 
@@ -29,9 +30,10 @@ export interface SearchRequest extends PageRequest {
 export async function searchIconIds(prisma: PrismaClient, request: SearchRequest): Promise<IdPage> {
   const plan = planSearch(parseQuery(request.q));
   if (!plan) return { ids: [], total: 0 };
-  const [rows, [count]] = await Promise.all([
+  const countStatement = searchCountSql(plan, request.filter);
+  const [rows, total] = await Promise.all([
     prisma.$queryRaw<{ id: number }[]>(searchPageSql(plan, request)),
-    prisma.$queryRaw<{ total: number }[]>(searchCountSql(plan, request.filter)),
+    cachedCount(prisma, countStatement, async () => (await prisma.$queryRaw<{ total: number }[]>(countStatement))[0]?.total ?? 0),
   ]);
-  return { ids: rows.map((row) => row.id), total: count?.total ?? 0 };
+  return { ids: rows.map((row) => row.id), total };
 }

@@ -1,0 +1,37 @@
+// Totals of lists and searches, kept per database for a short time. Every page reports its
+// total (meta.total), and counting the matches is the slow part of a page on a big catalogue:
+// 126 ms for all 380,909 icons, 150 to 200 ms for a word most icons have, while the page itself
+// takes a few. A total does not depend on the page, its size or the sort, so a client paging
+// through a result pays the count once per COUNT_TTL_MS instead of once per page. The catalogue
+// changes only by import, and the REST responses are kept as long, so totals are never staler
+// than the pages around them. Keys are the count statements themselves (text and values).
+import { LRUCache } from 'lru-cache';
+import type { Prisma } from '../../prisma/generated/client.ts';
+
+export const COUNT_TTL_MS = 30_000;
+const MAX_COUNTS = 10_000;
+
+type Counter = () => Promise<number>;
+
+/** One cache per database client, so that two databases in one process never share totals. */
+const perDatabase = new WeakMap<object, LRUCache<string, number, Counter>>();
+
+function cacheOf(database: object): LRUCache<string, number, Counter> {
+  let cache = perDatabase.get(database);
+  if (!cache) {
+    cache = new LRUCache<string, number, Counter>({
+      max: MAX_COUNTS,
+      ttl: COUNT_TTL_MS,
+      // Concurrent requests for one total share one statement.
+      fetchMethod: (_key, _stale, { context }) => context(),
+    });
+    perDatabase.set(database, cache);
+  }
+  return cache;
+}
+
+/** The total `count` computes for `statement`, from memory when it was computed recently. */
+export async function cachedCount(database: object, statement: Prisma.Sql, count: Counter): Promise<number> {
+  const key = `${statement.sql}\u0000${JSON.stringify(statement.values)}`;
+  return (await cacheOf(database).fetch(key, { context: count })) ?? count();
+}

@@ -1,0 +1,59 @@
+// Paging through a list or a search counts its matches once, not once per page: the total does
+// not depend on the page, its size or the sort. Another filter or query is counted on its own,
+// and two databases in one process never share totals.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listIconIds } from '../../resolvers/catalogue/list-icons.ts';
+import { searchIconIds } from '../../resolvers/catalogue/search/index.ts';
+import { createCatalogueCopy, createPGliteDatabase, type TestDatabase } from '../helpers/databases.ts';
+
+let catalogue: TestDatabase;
+let empty: TestDatabase;
+let counts = 0;
+
+beforeAll(async () => {
+  catalogue = await createCatalogueCopy('pglite', { onQuery: (sql) => void (/AS total\b/.test(sql) && counts++) });
+  empty = await createPGliteDatabase();
+  const { applyMigrations } = await import('../../prisma/engine/migrations.ts');
+  await applyMigrations(empty.db);
+});
+afterAll(async () => {
+  await catalogue?.drop();
+  await empty?.drop();
+});
+
+describe('totals of lists and searches', () => {
+  it('counts a list once while a client pages through it in any order and size', async () => {
+    const { prisma } = catalogue.db;
+    const before = counts;
+    const pages = [
+      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'POPULAR', page: 1, perPage: 24 }),
+      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'POPULAR', page: 2, perPage: 24 }),
+      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'AZ', page: 7, perPage: 100 }),
+    ];
+    expect(counts - before).toBe(1);
+    const other = await listIconIds(prisma, { filter: { style: 'linear' }, sort: 'POPULAR', page: 1, perPage: 24 });
+    expect(counts - before).toBe(2);
+    expect(new Set(pages.map((page) => page.total)).size).toBe(1);
+    expect(pages[0]!.total).toBe(await prisma.icon.count({ where: { published: true, style: 'bold' } }));
+    expect(other.total).toBe(await prisma.icon.count({ where: { published: true, style: 'linear' } }));
+  });
+
+  it('counts a search once per query and filter', async () => {
+    const { prisma } = catalogue.db;
+    const before = counts;
+    const first = await searchIconIds(prisma, { q: 'arrow left', page: 1, perPage: 24 });
+    const second = await searchIconIds(prisma, { q: 'arrow left', page: 2, perPage: 10, sort: 'NEWEST' });
+    expect(counts - before).toBe(1);
+    expect(second.total).toBe(first.total);
+    expect(first.total).toBeGreaterThan(24);
+    await searchIconIds(prisma, { q: 'arrow left', filter: { style: 'bold' }, page: 1, perPage: 24 });
+    await searchIconIds(prisma, { q: 'arrow right', page: 1, perPage: 24 });
+    expect(counts - before).toBe(3);
+  });
+
+  it('keeps the totals of each database apart', async () => {
+    const request = { sort: 'POPULAR' as const, page: 1, perPage: 24 };
+    expect((await listIconIds(catalogue.db.prisma, request)).total).toBeGreaterThan(1000);
+    expect((await listIconIds(empty.db.prisma, request)).total).toBe(0);
+  });
+});
