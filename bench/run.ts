@@ -231,9 +231,14 @@ async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons
 }
 
 function commandLine(): string {
-  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'DATABASE_URL', 'REDIS_URL']
+  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
     .filter((name) => process.env[name])
-    .map((name) => `${name}=${name.endsWith('_URL') ? redactUrl(process.env[name]!) : process.env[name]}`);
+    .map((name) => {
+      const value = process.env[name]!;
+      if (name.endsWith('_URL')) return `${name}=${redactUrl(value)}`;
+      if (name === 'REDIS_CLUSTER_NODES') return `${name}=<${value.split(',').length} nodes>`; // may hold passwords
+      return `${name}=${value}`;
+    });
   const base = process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'npx tsx bench/run.ts';
   return [...vars, base].join(' ');
 }

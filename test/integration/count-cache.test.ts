@@ -26,12 +26,12 @@ describe('totals of lists and searches', () => {
     const { prisma } = catalogue.db;
     const before = counts;
     const pages = [
-      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'POPULAR', page: 1, perPage: 24 }),
-      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'POPULAR', page: 2, perPage: 24 }),
-      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'AZ', page: 7, perPage: 100 }),
+      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'popular', page: 1, perPage: 24 }),
+      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'popular', page: 2, perPage: 24 }),
+      await listIconIds(prisma, { filter: { style: 'bold' }, sort: 'az', page: 7, perPage: 100 }),
     ];
     expect(counts - before).toBe(1);
-    const other = await listIconIds(prisma, { filter: { style: 'linear' }, sort: 'POPULAR', page: 1, perPage: 24 });
+    const other = await listIconIds(prisma, { filter: { style: 'linear' }, sort: 'popular', page: 1, perPage: 24 });
     expect(counts - before).toBe(2);
     expect(new Set(pages.map((page) => page.total)).size).toBe(1);
     expect(pages[0]!.total).toBe(await prisma.icon.count({ where: { published: true, style: 'bold' } }));
@@ -42,7 +42,7 @@ describe('totals of lists and searches', () => {
     const { prisma } = catalogue.db;
     const before = counts;
     const first = await searchIconIds(prisma, { q: 'arrow left', page: 1, perPage: 24 });
-    const second = await searchIconIds(prisma, { q: 'arrow left', page: 2, perPage: 10, sort: 'NEWEST' });
+    const second = await searchIconIds(prisma, { q: 'arrow left', page: 2, perPage: 10, sort: 'newest' });
     expect(counts - before).toBe(1);
     expect(second.total).toBe(first.total);
     expect(first.total).toBeGreaterThan(24);
@@ -52,7 +52,7 @@ describe('totals of lists and searches', () => {
   });
 
   it('keeps the totals of each database apart', async () => {
-    const request = { sort: 'POPULAR' as const, page: 1, perPage: 24 };
+    const request = { sort: 'popular' as const, page: 1, perPage: 24 };
     expect((await listIconIds(catalogue.db.prisma, request)).total).toBeGreaterThan(1000);
     expect((await listIconIds(empty.db.prisma, request)).total).toBe(0);
   });
