@@ -257,7 +257,12 @@ async function main(): Promise<number> {
   const machine = machineDescription();
   const profile = embedded
     ? `embedded PGlite (${rel(PGLITE_DIR)}), rate limits in process memory`
-    : `PostgreSQL (${redactUrl(databaseUrl!)})` + (redisUrl ? ` + Redis (${redactUrl(redisUrl)})` : ', no REDIS_URL: rate limits in process memory');
+    : `PostgreSQL (${redactUrl(databaseUrl!)})` +
+      (redisUrl
+        ? ` + Redis (${redactUrl(redisUrl)})`
+        : process.env.REDIS_CLUSTER_NODES
+          ? ` + Redis Cluster (${process.env.REDIS_CLUSTER_NODES.split(',').length} nodes)`
+          : ', no REDIS_URL: rate limits in process memory');
   log(`Benchmark: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`);
   log(`Machine: ${machine}`);
   log(`Profile: ${profile}`);

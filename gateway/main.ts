@@ -69,6 +69,8 @@ async function stop(signal: string) {
   await gateway.close();
   await currentRateLimitStore()?.close();
   await db.close();
+  // Exit once the log is written, or after 2 s if stdout does not take it.
+  setTimeout(() => process.exit(0), 2_000).unref();
   logger.flush(() => process.exit(0));
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));

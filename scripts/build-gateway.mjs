@@ -3,11 +3,12 @@
 // sources through tsx's loader instead costs about 5 s more at start and 200 MB more memory
 // (its hooks run in a second thread that holds every transformed module); see README, Timings.
 import { build } from 'esbuild';
-import { resolve } from 'node:path';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const started = performance.now();
-await build({
+const { outputFiles } = await build({
   entryPoints: [resolve(root, 'gateway', 'main.ts')],
   outfile: resolve(root, 'dist', 'gateway.mjs'),
   bundle: true,
@@ -17,5 +18,14 @@ await build({
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',
+  write: false,
 });
+// Several gateways may start on one host at once: each file is written aside and renamed into
+// place, so no process ever imports a half-written bundle.
+for (const file of outputFiles) {
+  await mkdir(dirname(file.path), { recursive: true });
+  const aside = `${file.path}.${process.pid}.tmp`;
+  await writeFile(aside, file.contents);
+  await rename(aside, file.path);
+}
 if (process.argv.includes('--verbose')) console.log(`dist/gateway.mjs built in ${Math.round(performance.now() - started)} ms`);

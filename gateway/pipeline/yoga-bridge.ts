@@ -18,7 +18,7 @@ export function rememberPassedOn(req: IncomingMessage, exchange: Exchange): void
 }
 
 /** The exchange of a request, whether the front (node request) or Yoga (fetch Request) ran it. */
-function exchangeFor(req: IncomingMessage | undefined, request: Request | undefined): Exchange | undefined {
+export function exchangeFor(req: IncomingMessage | undefined, request: Request | undefined): Exchange | undefined {
   return (req && byNodeRequest.get(req)) ?? (request && byFetchRequest.get(request));
 }
 

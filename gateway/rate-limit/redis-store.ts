@@ -34,23 +34,31 @@ export interface ClusterNode {
   port: number;
   password?: string;
   username?: string;
+  /** rediss:// */
+  tls?: boolean;
 }
 
-/** Node addresses of REDIS_CLUSTER_NODES: "host:port" or redis:// URLs, comma-separated. */
+/**
+ * Node addresses of REDIS_CLUSTER_NODES: "host:port", redis:// or rediss:// URLs, comma-
+ * separated. Errors name the entry by position only: an entry may hold a password.
+ */
 export function parseClusterNodes(text: string): ClusterNode[] {
   return text
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean)
-    .map((entry) => {
+    .map((entry, index) => {
       const url = URL.parse(entry.includes('://') ? entry : `redis://${entry}`);
       const port = Number(url?.port || 6379);
-      if (!url?.hostname || !Number.isInteger(port)) throw new Error(`"${entry}" is not host:port`);
+      if (!url || !url.hostname || !Number.isInteger(port) || !['redis:', 'rediss:'].includes(url.protocol)) {
+        throw new Error(`entry ${index + 1} is not host:port or a redis:// or rediss:// URL`);
+      }
       return {
         host: url.hostname,
         port,
         ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
         ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+        ...(url.protocol === 'rediss:' ? { tls: true } : {}),
       };
     });
 }
@@ -74,6 +82,7 @@ export class RedisStore implements RateLimitStore {
     };
     if (clusterNodes?.length) {
       const { password, username } = clusterNodes[0]!;
+      const tls = clusterNodes.some((node) => node.tls);
       this.redis = new Cluster(
         clusterNodes.map(({ host, port }) => ({ host, port })),
         {
@@ -81,7 +90,7 @@ export class RedisStore implements RateLimitStore {
           enableAutoPipelining: true,
           lazyConnect: true,
           clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-          redisOptions: { ...options, ...(password ? { password } : {}), ...(username ? { username } : {}) },
+          redisOptions: { ...options, ...(password ? { password } : {}), ...(username ? { username } : {}), ...(tls ? { tls: {} } : {}) },
         },
       ) as WithHit<Cluster>;
     } else if (url) {

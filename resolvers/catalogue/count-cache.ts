@@ -4,7 +4,9 @@
 // takes a few. A total does not depend on the page, its size or the sort, so a client paging
 // through a result pays the count once per COUNT_TTL_MS instead of once per page. The catalogue
 // changes only by import, and the REST responses are kept as long, so totals are never staler
-// than the pages around them. Keys are the count statements themselves (text and values).
+// than the pages around them. Keys are SHA-256 digests of the count statements (text and
+// values): a search's statement can be hundreds of kilobytes, and the entries must stay small.
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Prisma } from '../../prisma/generated/client.ts';
 
@@ -32,6 +34,6 @@ function cacheOf(database: object): LRUCache<string, number, Counter> {
 
 /** The total `count` computes for `statement`, from memory when it was computed recently. */
 export async function cachedCount(database: object, statement: Prisma.Sql, count: Counter): Promise<number> {
-  const key = `${statement.sql}\u0000${JSON.stringify(statement.values)}`;
+  const key = createHash('sha256').update(statement.sql).update('\u0000').update(JSON.stringify(statement.values)).digest('base64url');
   return (await cacheOf(database).fetch(key, { context: count })) ?? count();
 }

@@ -345,6 +345,7 @@ describe('GraphQL and OpenAPI', () => {
     const ok = await get(query);
     expect(ok.status).toBe(200);
     expect(ok.json.data.categories.length).toBeGreaterThan(0);
+    expect(ok.headers.get('cache-control')).toBe('private, no-store');
     expect(ok.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     const premium = await get(`/graphql?query=${encodeURIComponent(`{ icon(ref: "${ownedSlug}") { svg } }`)}`, { 'x-api-key': ownerKey });
     expect(premium.json.data.icon.svg).toMatch(/^<svg/);

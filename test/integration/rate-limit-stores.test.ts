@@ -120,6 +120,16 @@ describe('REDIS_CLUSTER_NODES', () => {
       { host: '10.0.0.1', port: 7000 },
       { host: '10.0.0.2', port: 7001, password: 's3cret' },
     ]);
-    expect(() => parseClusterNodes('redis://:7000')).toThrow(/is not host:port/);
+    expect(parseClusterNodes('rediss://10.0.0.3:7002')).toEqual([{ host: '10.0.0.3', port: 7002, tls: true }]);
+    expect(() => parseClusterNodes('redis://:7000')).toThrow(/entry 1 is not host:port/);
+    const refused = (() => {
+      try {
+        parseClusterNodes('10.0.0.1:7000,http://user:hunter2@bad');
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(refused).toMatch(/entry 2/);
+    expect(refused).not.toContain('hunter2');
   });
 });
