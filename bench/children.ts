@@ -2,7 +2,7 @@
 // into their log files, ready when they print "Serving on http://host:port", stopped with SIGTERM
 // (SIGKILL only if one ignores it), and one-shot commands (the operator CLI) with their output captured.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
@@ -72,9 +72,13 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
       resolve();
     });
   });
-  /** The child's output so far (from its log file). */
-  const outputSoFar = () => readFileSync(options.logFile).subarray(outputStart).toString('utf8');
-  const tail = () => outputSoFar().split('\n').slice(-TAIL_LINES).join('\n');
+  /** The first `limit` bytes of the child's output (its log file grows by a line per request). */
+  const outputHead = (limit = 1 << 20) => readRange(options.logFile, outputStart, limit);
+  const tail = () => {
+    const end = statSync(options.logFile).size;
+    const from = Math.max(outputStart, end - 16_384);
+    return readRange(options.logFile, from, end - from).split('\n').slice(-TAIL_LINES).join('\n');
+  };
 
   let server: ServerChild | undefined;
 
@@ -92,7 +96,7 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
     const timer = setTimeout(() => fail(`not serving after ${(options.timeoutMs / 1000).toFixed(0)} s`), options.timeoutMs);
 
     const poll = setInterval(() => {
-      const line = outputSoFar()
+      const line = outputHead()
         .split('\n')
         .find((candidate) => SERVING.test(candidate));
       if (!line || settled) return;
@@ -121,6 +125,16 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
       if (server) running.delete(server);
     });
   });
+}
+
+function readRange(file: string, from: number, length: number): string {
+  const buffer = Buffer.alloc(Math.max(0, length));
+  const fd = openSync(file, 'r');
+  try {
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, from)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** SIGTERM, then SIGKILL after `graceMs` if the child is still there. Resolves once it exited. */

@@ -253,6 +253,8 @@ function describe(server: string, stats: RunStats): string {
 
 async function main(): Promise<number> {
   await mkdir(OUT_DIR, { recursive: true });
+  // The servers' logs hold this run only (the gateway's has a line per request).
+  await Promise.all([GATEWAY_LOG, PLAIN_LOG].map((file) => writeFile(file, '')));
   const runStarted = new Date();
   const machine = machineDescription();
   const profile = embedded
