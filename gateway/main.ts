@@ -10,6 +10,10 @@ import { createGateway, listen, loadMesh } from './server.ts';
 import { currentRateLimitStore } from './plugins/rate-limit.ts';
 import { logger } from '../lib/logger.ts';
 
+// What the process is doing (database, migrations, serving, stopping) is logged even when
+// LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
+const lifecycle = logger.level === 'silent' ? logger : logger.child({}, { level: 'info' });
+
 const port = Number(process.env.PORT ?? 4000);
 const host = process.env.HOST || undefined;
 
@@ -29,17 +33,17 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
 // The config first: a mistake in .meshrc.yaml is reported before any slow work.
 const loaded = await orExit(loadMesh());
 const db = await orExit(openDatabase(databaseOptionsFromEnv()));
-logger.info({ msg: `Database: ${db.location}` });
+lifecycle.info({ msg: `Database: ${db.location}` });
 
-const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, (line) => logger.info({ msg: line })));
-if (bootstrap.appliedMigrations.length) logger.info({ msg: `Applied migrations: ${bootstrap.appliedMigrations.join(', ')}` });
-if (bootstrap.imported) logger.info({ msg: formatSummary(bootstrap.imported) });
+const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, (line) => lifecycle.info({ msg: line })));
+if (bootstrap.appliedMigrations.length) lifecycle.info({ msg: `Applied migrations: ${bootstrap.appliedMigrations.join(', ')}` });
+if (bootstrap.imported) lifecycle.info({ msg: formatSummary(bootstrap.imported) });
 
 const gateway = await createGateway({ db, loaded });
 const store = currentRateLimitStore();
 if (store && !(await store.connect(2_000))) logger.warn({ msg: `rate limit store "${store.name}" not reachable yet; retrying in the background` });
 const boundPort = await listen(gateway.server, port, host);
-logger.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
+lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
 logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
 
 if (bootstrap.demoKey) {
@@ -57,7 +61,7 @@ if (bootstrap.demoKey) {
       ].join('\n'),
     );
   } else {
-    logger.info({ msg: `Demo API key (account "${accountName}") saved to ${savedTo}` });
+    lifecycle.info({ msg: `Demo API key (account "${accountName}") saved to ${savedTo}` });
   }
 }
 
@@ -65,7 +69,7 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ msg: `${signal}: finishing in-flight requests, then stopping` });
+  lifecycle.info({ msg: `${signal}: finishing in-flight requests, then stopping` });
   await gateway.close();
   await currentRateLimitStore()?.close();
   await db.close();

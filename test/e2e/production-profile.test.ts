@@ -195,6 +195,19 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
     );
   });
 
+  it('with LOG_LEVEL=warn still says when it serves, but writes no access lines', async () => {
+    const gateway = await startGatewayProcess({ ...env, LOG_LEVEL: 'warn' });
+    try {
+      const { key } = await createApiKey(database.db.prisma, { accountName: `quiet-${Date.now()}` });
+      expect((await fetch(`${gateway.url}/categories`, { headers: { 'x-api-key': key } })).status).toBe(200);
+      await new Promise((done) => setTimeout(done, 1_200)); // one flush interval
+      expect(gateway.output()).toMatch(/"msg":"Serving on http/);
+      expect(gateway.output()).not.toContain('"msg":"request"');
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('counts in a Redis Cluster (REDIS_CLUSTER_NODES) as it does in one Redis', async () => {
     if (await redisClusterUnavailable()) return;
     const cluster = await startRedisCluster();
