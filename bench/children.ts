@@ -4,9 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-
-export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
+import { PROJECT_ROOT } from '../lib/project-root.ts';
 
 export interface ServerChild {
   name: string;
@@ -18,7 +16,6 @@ export interface ServerChild {
   readyLine: string;
   /** Last lines of output (stdout and stderr), for error messages. */
   tail(): string;
-  exited(): boolean;
   stop(): Promise<void>;
 }
 
@@ -110,7 +107,6 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
         readyMs: performance.now() - started,
         readyLine: line,
         tail,
-        exited: () => exitCode !== undefined,
         stop: async () => {
           await stopChild(child, exitPromise);
           if (server) running.delete(server);

@@ -15,11 +15,11 @@
 // key, default 100000000).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative } from 'node:path';
-import { PROJECT_ROOT, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
+import { processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { measure, type RunStats } from './load.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { GATEWAY_BUNDLE, gatewayNodeArgs } from '../lib/start-command.ts';
@@ -74,6 +74,8 @@ const settings = {
   keyLimit: numberSetting('BENCH_KEY_LIMIT', 100_000_000, { min: 1, integer: true }),
   rounds: numberSetting('BENCH_ROUNDS', 3, { min: 1, integer: true }),
 };
+
+const SETTINGS_TEXT = `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`;
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const redisUrl = process.env.REDIS_URL || undefined;
@@ -212,7 +214,7 @@ function machineDescription(): string {
   }
   let model = cpus()[0]?.model ?? 'unknown CPU';
   try {
-    const cpuinfo = execFileSync('cat', ['/proc/cpuinfo'], { encoding: 'utf8' });
+    const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
     model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? model;
   } catch {
     // keep os.cpus()
@@ -265,7 +267,7 @@ async function main(): Promise<number> {
         : process.env.REDIS_CLUSTER_NODES
           ? ` + Redis Cluster (${process.env.REDIS_CLUSTER_NODES.split(',').length} nodes)`
           : ', no REDIS_URL: rate limits in process memory');
-  log(`Benchmark: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`);
+  log(`Benchmark: ${SETTINGS_TEXT}`);
   log(`Machine: ${machine}`);
   log(`Profile: ${profile}`);
 
@@ -381,7 +383,7 @@ async function main(): Promise<number> {
   const context: RunContext = {
     date: runStarted,
     command: commandLine(),
-    settings: `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`,
+    settings: SETTINGS_TEXT,
     machine,
     profile,
     catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}`,

@@ -29,20 +29,12 @@ import { recordProbe, recordRequest } from './observability/request-log.ts';
 import { logger } from '../lib/logger.ts';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
 
-export { PROJECT_ROOT };
-
 export interface Gateway {
   server: Server;
   mesh: MeshInstance;
   close(): Promise<void>;
 }
 
-/**
- * Mesh from the .meshrc.yaml in `dir` (default: GATEWAY_CONFIG_DIR, else the project), through
- * Mesh's own loader. Packages (our plugins among them) resolve from the project either way.
- * The REST routes' operations are checked against the schema here too, so that every config
- * mistake is reported before any slow work.
- */
 /**
  * Mesh's own config loader. `@graphql-mesh/cli`'s entry also loads every CLI command (yargs,
  * the TypeScript compiler for `mesh build` artifacts): 1.7 s and 50 MB more at start than its
@@ -59,6 +51,12 @@ function meshConfigLoader(): typeof FindAndParseConfig {
   }
 }
 
+/**
+ * Mesh from the .meshrc.yaml in `dir` (default: GATEWAY_CONFIG_DIR, else the project), through
+ * Mesh's own loader. Packages (our plugins among them) resolve from the project either way.
+ * The REST routes' operations are checked against the schema here too, so that every config
+ * mistake is reported before any slow work.
+ */
 export async function loadMesh(dir = configDir(), configName?: string): Promise<{ mesh: MeshInstance; serve: unknown }> {
   const require = createRequire(join(PROJECT_ROOT, 'package.json'));
   const importFn = (id: string) => (bundledModule(id) ?? import(pathToFileURL(isAbsolute(id) ? id : require.resolve(id)).href)).then(handleImport);

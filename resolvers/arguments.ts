@@ -23,7 +23,7 @@ export function pageRequest({ page, perPage }: PageArgs): { page: number; perPag
 }
 
 /** PostgreSQL text cannot hold NUL, and no catalogue value contains control characters. */
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 function plainText(argument: string, value: string): string {
   if (CONTROL_CHARACTERS.test(value)) throw badInput(argument, `${argument} must not contain control characters`);

@@ -1,6 +1,7 @@
 // Turns a request's query and path parameters into GraphQL variables by a route's declared
 // rules, or says, in words a client can act on, which parameter broke which rule.
 import type { ParamRule } from './route-config.ts';
+import { CONTROL_CHARACTERS } from '../../resolvers/arguments.ts';
 
 export class ParamError extends Error {
   override name = 'ParamError';
@@ -31,7 +32,6 @@ export function describeRule(rule: ParamRule): string {
 }
 
 const INTEGER = /^[+-]?\d{1,15}$/;
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** The GraphQL value of one raw parameter value, or a ParamError naming the parameter. */
 export function convertParam(name: string, rule: ParamRule, raw: string): unknown {

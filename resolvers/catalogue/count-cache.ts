@@ -8,32 +8,36 @@
 // values): a search's statement can be hundreds of kilobytes, and the entries must stay small.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Prisma } from '../../prisma/generated/client.ts';
+import type { Prisma, PrismaClient } from '../../prisma/generated/client.ts';
 
 export const COUNT_TTL_MS = 30_000;
 const MAX_COUNTS = 10_000;
 
-type Counter = () => Promise<number>;
-
 /** One cache per database client, so that two databases in one process never share totals. */
-const perDatabase = new WeakMap<object, LRUCache<string, number, Counter>>();
+const perDatabase = new WeakMap<PrismaClient, LRUCache<string, number, Prisma.Sql>>();
 
-function cacheOf(database: object): LRUCache<string, number, Counter> {
-  let cache = perDatabase.get(database);
+function cacheOf(prisma: PrismaClient): LRUCache<string, number, Prisma.Sql> {
+  let cache = perDatabase.get(prisma);
   if (!cache) {
-    cache = new LRUCache<string, number, Counter>({
+    cache = new LRUCache<string, number, Prisma.Sql>({
       max: MAX_COUNTS,
       ttl: COUNT_TTL_MS,
       // Concurrent requests for one total share one statement.
-      fetchMethod: (_key, _stale, { context }) => context(),
+      fetchMethod: (_key, _stale, { context }) => countOf(prisma, context),
     });
-    perDatabase.set(database, cache);
+    perDatabase.set(prisma, cache);
   }
   return cache;
 }
 
-/** The total `count` computes for `statement`, from memory when it was computed recently. */
-export async function cachedCount(database: object, statement: Prisma.Sql, count: Counter): Promise<number> {
+/** Runs a statement that returns one row `{ total }` (a bigint or an integer). */
+async function countOf(prisma: PrismaClient, statement: Prisma.Sql): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ total: bigint | number }[]>(statement);
+  return Number(row?.total ?? 0);
+}
+
+/** The total of `statement` (one row `{ total }`), from memory when it was counted recently. */
+export async function cachedCount(prisma: PrismaClient, statement: Prisma.Sql): Promise<number> {
   const key = createHash('sha256').update(statement.sql).update('\u0000').update(JSON.stringify(statement.values)).digest('base64url');
-  return (await cacheOf(database).fetch(key, { context: count })) ?? count();
+  return (await cacheOf(prisma).fetch(key, { context: statement })) ?? countOf(prisma, statement);
 }

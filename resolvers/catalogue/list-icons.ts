@@ -12,12 +12,11 @@ export interface ListRequest extends PageRequest {
 
 export async function listIconIds(prisma: PrismaClient, request: ListRequest): Promise<IdPage> {
   const where = filterCondition(request.filter);
-  const countStatement = Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`;
   const [rows, total] = await Promise.all([
     prisma.$queryRaw<{ id: number }[]>(
       Prisma.sql`SELECT i.id FROM icons i WHERE ${where} ORDER BY ${SORT_ORDER[request.sort]} LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`,
     ),
-    cachedCount(prisma, countStatement, async () => Number((await prisma.$queryRaw<{ total: bigint }[]>(countStatement))[0]?.total ?? 0)),
+    cachedCount(prisma, Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`),
   ]);
   return { ids: rows.map((row) => row.id), total };
 }

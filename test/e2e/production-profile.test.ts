@@ -4,23 +4,23 @@
 // /openapi.json) that gets the same data as the REST calls.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayProcess, type RunningGateway } from '../helpers/gateway.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 import { redisClusterUnavailable, startRedisCluster } from '../helpers/redis-cluster.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 const skip = Boolean((await postgresUnavailable()) || (await redisUnavailable()));
-const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** Runs `work` with a temporary folder holding the project's .meshrc.yaml, edited by `edit`. */
 async function withConfig<T>(edit: (config: string) => string, work: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
   try {
-    const original = await readFile(join(ROOT, '.meshrc.yaml'), 'utf8');
-    const absoluteSource = original.replace('source: ./resolvers/mesh-source.ts', `source: ${join(ROOT, 'resolvers', 'mesh-source.ts')}`);
+    const original = await readFile(join(PROJECT_ROOT, '.meshrc.yaml'), 'utf8');
+    const absoluteSource = original.replace('source: ./resolvers/mesh-source.ts', `source: ${join(PROJECT_ROOT, 'resolvers', 'mesh-source.ts')}`);
     await writeFile(join(dir, '.meshrc.yaml'), edit(absoluteSource));
     return await work(dir);
   } finally {

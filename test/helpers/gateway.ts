@@ -1,11 +1,10 @@
 // A gateway serving over a real socket: in this process (one per test file: the plugins are
 // process singletons, as in production), or as a child process with its own environment.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { Database } from '../../prisma/database.ts';
 import { gatewayNodeArgs } from '../../lib/start-command.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export interface RunningGateway {
   url: string;
@@ -30,7 +29,7 @@ export async function startGatewayInProcess(db: Database): Promise<RunningGatewa
 /** `npm start` as a child process: the bundle test/global-setup.ts built (PORT=0: it picks a free port and says which). */
 export function startGatewayProcess(env: Record<string, string>): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, gatewayNodeArgs(), {
-    cwd: ROOT,
+    cwd: PROJECT_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -14,7 +14,6 @@ import { parseQuery } from './parse-query.ts';
 import { planSearch } from './plan.ts';
 
 export { parseQuery, type ParsedQuery } from './parse-query.ts';
-export { TIERS, type Tier } from './rank.ts';
 
 export interface SearchRequest extends PageRequest {
   q: string;
@@ -30,10 +29,9 @@ export interface SearchRequest extends PageRequest {
 export async function searchIconIds(prisma: PrismaClient, request: SearchRequest): Promise<IdPage> {
   const plan = planSearch(parseQuery(request.q));
   if (!plan) return { ids: [], total: 0 };
-  const countStatement = searchCountSql(plan, request.filter);
   const [rows, total] = await Promise.all([
     prisma.$queryRaw<{ id: number }[]>(searchPageSql(plan, request)),
-    cachedCount(prisma, countStatement, async () => (await prisma.$queryRaw<{ total: number }[]>(countStatement))[0]?.total ?? 0),
+    cachedCount(prisma, searchCountSql(plan, request.filter)),
   ]);
   return { ids: rows.map((row) => row.id), total };
 }
