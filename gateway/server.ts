@@ -16,7 +16,7 @@ import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import { handleImport } from '@graphql-mesh/utils';
 import type { Database } from '../prisma/database.ts';
 import { ConfigError } from '../lib/config-validation.ts';
-import { exchangeFromNode, isBodyless, type GatewayResponse } from './pipeline/exchange.ts';
+import { exchangeFromNode, isBodyless, type Exchange, type GatewayResponse } from './pipeline/exchange.ts';
 import { errorResponse, pipeline } from './pipeline/pipeline.ts';
 import { rememberPassedOn } from './pipeline/yoga-bridge.ts';
 import { currentRestRoutes } from './plugins/rest-routes.ts';
@@ -111,20 +111,17 @@ export async function createGateway({ db, loaded, dir }: { db: Database; loaded?
     rawServeConfig: serve as never,
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const startedAt = performance.now();
+  async function answerProbe(req: IncomingMessage, res: ServerResponse, probe: string, startedAt: number): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = req.url?.split('?', 1)[0];
-    const probe = path === HEALTH_PATH || path === READY_PATH || path === METRICS_PATH ? path : undefined;
-    if (probe) {
-      const response =
-        probe === HEALTH_PATH ? healthResponse() : probe === READY_PATH ? await readinessResponse(db, currentRateLimitStore()) : await metricsResponse(req);
-      writeResponse(res, method, response);
-      return recordProbe(probe, method, response.status, startedAt);
-    }
-    const exchange = exchangeFromNode(req);
+    const response =
+      probe === HEALTH_PATH ? healthResponse() : probe === READY_PATH ? await readinessResponse(db, currentRateLimitStore()) : await metricsResponse(req);
+    writeResponse(res, method, response);
+    recordProbe(probe, method, response.status, startedAt);
+  }
+
+  async function answerLater(req: IncomingMessage, res: ServerResponse, exchange: Exchange, pending: ReturnType<typeof pipeline.run>, startedAt: number): Promise<void> {
     try {
-      const response = await pipeline.run(exchange);
+      const response = await pending;
       if (response) return writeResponse(res, exchange.method, response);
       rememberPassedOn(req, exchange);
       for (const [name, value] of Object.entries(exchange.responseHeaders)) res.setHeader(name, value);
@@ -134,12 +131,34 @@ export async function createGateway({ db, loaded, dir }: { db: Database; loaded?
     }
   }
 
+  /** Answers without a promise when the pipeline does (cache hits, refusals); else returns one. */
+  function handle(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
+    const startedAt = performance.now();
+    const path = req.url?.split('?', 1)[0];
+    if (path === HEALTH_PATH || path === READY_PATH || path === METRICS_PATH) return answerProbe(req, res, path, startedAt);
+    const exchange = exchangeFromNode(req);
+    const outcome = pipeline.run(exchange);
+    if (outcome === undefined || outcome instanceof Promise) return answerLater(req, res, exchange, outcome, startedAt);
+    try {
+      writeResponse(res, exchange.method, outcome);
+    } finally {
+      recordRequest(exchange, res.headersSent ? res.statusCode : 500, startedAt);
+    }
+    return undefined;
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    logger.error({ msg: 'unhandled error', error: (error as Error)?.message, stack: (error as Error)?.stack });
+    if (!res.headersSent) writeResponse(res, req.method ?? 'GET', errorResponse(500, 'Internal server error'));
+    else res.destroy();
+  }
+
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      logger.error({ msg: 'unhandled error', error: (error as Error)?.message, stack: (error as Error)?.stack });
-      if (!res.headersSent) writeResponse(res, req.method ?? 'GET', errorResponse(500, 'Internal server error'));
-      else res.destroy();
-    });
+    try {
+      handle(req, res)?.catch((error: unknown) => fail(req, res, error));
+    } catch (error) {
+      fail(req, res, error);
+    }
   });
   server.keepAliveTimeout = 65_000;
 

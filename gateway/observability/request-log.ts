@@ -4,7 +4,7 @@
 // careless client may put a key in it. Probes (/healthz, /readyz, /metrics) are counted but
 // logged at debug level only, so a load balancer polling every second does not fill the log.
 import type { Exchange } from '../pipeline/exchange.ts';
-import { logger } from '../../lib/logger.ts';
+import { logger, writeInfoLine } from '../../lib/logger.ts';
 import { metrics } from './metrics.ts';
 
 /** The route a request went to, as configured: bounded, unlike paths. */
@@ -16,23 +16,19 @@ export function routeLabel(exchange: Exchange): string {
   return exchange.path; // the OpenAPI document
 }
 
+const json = JSON.stringify;
+
 export function recordRequest(exchange: Exchange, status: number, startedAt: number): void {
   const seconds = (performance.now() - startedAt) / 1000;
   const route = routeLabel(exchange);
   metrics.request(route, exchange.method, status, seconds);
-  if (!logger.isLevelEnabled('info')) return;
-  logger.info({
-    msg: 'request',
-    requestId: exchange.requestId,
-    method: exchange.method,
-    route,
-    path: exchange.path,
-    status,
-    ms: Math.round(seconds * 10_000) / 10,
-    account: exchange.caller?.viewer?.accountId ?? null,
-    cache: exchange.responseHeaders['x-cache'],
-    ip: exchange.ip,
-  });
+  const account = exchange.caller?.viewer?.accountId ?? null;
+  const cache = exchange.responseHeaders['x-cache'];
+  writeInfoLine(
+    `"msg":"request","requestId":${json(exchange.requestId)},"method":${json(exchange.method)},"route":${json(route)},` +
+      `"path":${json(exchange.path)},"status":${status},"ms":${Math.round(seconds * 10_000) / 10},"account":${account},` +
+      `${cache === undefined ? '' : `"cache":${json(cache)},`}"ip":${json(exchange.ip)}`,
+  );
 }
 
 export function recordProbe(path: string, method: string, status: number, startedAt: number): void {

@@ -38,21 +38,35 @@ export class Pipeline {
     this.shapeError = shaper;
   }
 
-  /** The response, with the exchange's headers on it; undefined to go on to GraphQL. */
-  async run(exchange: Exchange): Promise<GatewayResponse | undefined> {
-    let response: GatewayResponse | undefined;
+  /**
+   * The response, with the exchange's headers on it; undefined to go on to GraphQL. Stages
+   * that answer synchronously (most of them, on the hot path) are run without a promise, so a
+   * request that no stage waits for is answered without one.
+   */
+  run(exchange: Exchange): GatewayResponse | undefined | Promise<GatewayResponse | undefined> {
+    return this.runFrom(this.ordered, 0, exchange);
+  }
+
+  private runFrom(stages: Stage[], first: number, exchange: Exchange): GatewayResponse | undefined | Promise<GatewayResponse | undefined> {
     try {
-      for (const stage of this.ordered) {
-        // Most stages answer synchronously on the hot path; awaiting only promises saves a
-        // microtask per stage.
-        const outcome = stage(exchange);
-        response = outcome instanceof Promise ? await outcome : outcome;
-        if (response) break;
+      for (let index = first; index < stages.length; index++) {
+        const outcome = stages[index]!(exchange);
+        if (outcome instanceof Promise) {
+          return outcome.then(
+            (response) => (response ? this.finish(response, exchange) : this.runFrom(stages, index + 1, exchange)),
+            (error: unknown) => this.finish(this.shapeError(error, exchange), exchange),
+          );
+        }
+        if (outcome) return this.finish(outcome, exchange);
       }
     } catch (error) {
-      response = this.shapeError(error, exchange);
+      return this.finish(this.shapeError(error, exchange), exchange);
     }
-    if (response) Object.assign(response.headers, exchange.responseHeaders);
+    return undefined;
+  }
+
+  private finish(response: GatewayResponse, exchange: Exchange): GatewayResponse {
+    Object.assign(response.headers, exchange.responseHeaders);
     return response;
   }
 }

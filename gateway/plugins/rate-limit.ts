@@ -79,37 +79,36 @@ export function currentRateLimitStore(): RateLimitStore | undefined {
 
 export function createRateLimitStages(options: RateLimitOptions) {
   const names = options.headers;
+  const announced = String(options.hourlyLimit);
   let limiter: RateLimiter | undefined;
-  const headersOf = (decision: RateLimitDecision): Record<string, string> => {
-    const headers: Record<string, string> = { [names.limit]: String(decision.limit) };
+  const apply = (exchange: Exchange, decision: RateLimitDecision, anonymous: boolean) => {
+    exchange.limit = decision;
+    const headers = exchange.responseHeaders;
+    headers[names.limit] = String(decision.limit);
     if (decision.remaining !== undefined) headers[names.remaining] = String(decision.remaining);
     if (decision.resetAt !== undefined) headers[names.reset] = String(decision.resetAt);
     if (decision.retryAfter !== undefined) headers[names.retryAfter] = String(decision.retryAfter);
-    return headers;
+    if (decision.storeFailed) metrics.rateLimitStoreFailure();
+    if (decision.allowed) return undefined;
+    if (decision.storeFailed) return errorResponse(503, 'Rate limiting is unavailable; try again shortly');
+    metrics.rateLimitRejection(anonymous ? 'anonymous' : 'key');
+    return errorResponse(429, `Rate limit exceeded: ${decision.limit} requests per hour. Try again in ${decision.retryAfter} seconds.`);
   };
   return {
     /** Responses that never reach the limiter (404, 405, 401) still say the limit in force. */
     announce(exchange: Exchange) {
-      exchange.responseHeaders[names.limit] = String(options.hourlyLimit);
+      exchange.responseHeaders[names.limit] = announced;
       return undefined;
     },
-    async limit(exchange: Exchange) {
+    /** Synchronous with the memory store; a promise with Redis. */
+    limit(exchange: Exchange) {
       if (!exchange.caller) return undefined; // a public path
       limiter ??= new RateLimiter({ store: rateLimitStore(options), failOpen: options.failOpen, warn: (message) => logger.warn({ msg: message }) });
       const { key } = exchange.caller;
       const decision = key
-        ? await limiter.check(`key:${key.publicId}`, key.hourlyLimit ?? options.hourlyLimit)
-        : await limiter.check(`ip:${exchange.ip}`, options.anonymousHourlyLimit);
-      exchange.limit = decision;
-      Object.assign(exchange.responseHeaders, headersOf(decision));
-      if (decision.storeFailed) metrics.rateLimitStoreFailure();
-      if (decision.allowed) return undefined;
-      if (decision.storeFailed) return errorResponse(503, 'Rate limiting is unavailable; try again shortly');
-      metrics.rateLimitRejection(key ? 'key' : 'anonymous');
-      return errorResponse(
-        429,
-        `Rate limit exceeded: ${decision.limit} requests per hour. Try again in ${decision.retryAfter} seconds.`,
-      );
+        ? limiter.check(`key:${key.publicId}`, key.hourlyLimit ?? options.hourlyLimit)
+        : limiter.check(`ip:${exchange.ip}`, options.anonymousHourlyLimit);
+      return decision instanceof Promise ? decision.then((made) => apply(exchange, made, !key)) : apply(exchange, decision, !key);
     },
   };
 }

@@ -15,7 +15,8 @@ import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { loadOperations } from '../rest/operations.ts';
 import { ParamError } from '../rest/params.ts';
 import { restRoutesOptions, type RestRoutesOptions } from '../rest/route-config.ts';
-import { RouteTable } from '../rest/route-table.ts';
+import { RouteTable, type RouteMatch } from '../rest/route-table.ts';
+import type { Viewer } from '../../resolvers/context.ts';
 import { cacheKey, ResponseCache } from '../rest/response-cache.ts';
 import { sharedDatabase, urlTemplates } from '../runtime.ts';
 import { graphQLErrorsResponse } from './error-shaping.ts';
@@ -72,7 +73,8 @@ export class RestRoutes {
     return undefined;
   };
 
-  handle = async (exchange: Exchange) => {
+  /** Synchronous for the OpenAPI document and cache hits; a promise when the operation runs. */
+  handle = (exchange: Exchange) => {
     const destination = exchange.destination;
     if (destination?.kind === 'openapi') return this.openapi ? this.respond(exchange, this.openapi.body, this.openapi.etag) : this.respond(exchange, '{}', strongETag('{}'));
     if (destination?.kind !== 'rest') return undefined;
@@ -86,24 +88,29 @@ export class RestRoutes {
     }
     const viewer = exchange.caller?.viewer ?? null;
     const { seconds, scope } = match.route.config.cache;
-    const key = seconds > 0 ? cacheKey(match.route.config.path, variables, scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`) : undefined;
-    const cached = key === undefined ? undefined : this.cache.get(key);
-    if (key !== undefined) metrics.responseCacheLookup(match.route.config.path, cached !== undefined);
+    if (seconds <= 0) return this.execute(exchange, match, variables, viewer);
+    const key = cacheKey(match.route.config.path, variables, scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`);
+    const cached = this.cache.get(key);
+    metrics.responseCacheLookup(match.route.config.path, cached !== undefined);
     if (cached) {
       exchange.responseHeaders['x-cache'] = 'HIT';
       return this.respond(exchange, cached.body, cached.etag);
     }
+    return this.execute(exchange, match, variables, viewer, { key, seconds });
+  };
+
+  private async execute(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>, viewer: Viewer | null, cacheAs?: { key: string; seconds: number }) {
     const { prisma } = await sharedDatabase();
     const result = await RouteTable.execute(match, variables, { prisma, viewer, urls: urlTemplates() });
     if (result.errors?.length) return graphQLErrorsResponse(result.errors as GraphQLError[], exchange);
     const body = JSON.stringify(RouteTable.body(match.route, result.data as Record<string, unknown>));
     const etag = strongETag(body);
-    if (key !== undefined) {
-      this.cache.set(key, { body: Buffer.from(body), etag }, seconds);
+    if (cacheAs) {
+      this.cache.set(cacheAs.key, { body: Buffer.from(body), etag }, cacheAs.seconds);
       exchange.responseHeaders['x-cache'] = 'MISS';
     }
     return this.respond(exchange, body, etag);
-  };
+  }
 
   private respond(exchange: Exchange, body: string | Buffer, etag: string) {
     // Responses depend on the caller's key (premium markup), so shared caches must not keep them.

@@ -2,7 +2,7 @@
 // whether it may proceed, with what to put in the X-RateLimit-* headers. When the store cannot
 // be reached it fails open (the request proceeds, a warning is logged at most once a minute)
 // or closed (the request is refused with 503), as configured.
-import type { RateLimitStore } from './store.ts';
+import type { RateLimitStore, WindowCount } from './store.ts';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -40,28 +40,45 @@ export class RateLimiter {
     this.warn = warn;
   }
 
-  async check(key: string, limit: number, now = Date.now()): Promise<RateLimitDecision> {
+  /**
+   * Counts one request of `key`. Synchronous when the store answers synchronously (memory), so
+   * the hot path pays no promise; a promise otherwise (Redis).
+   */
+  check(key: string, limit: number, now = Date.now()): RateLimitDecision | Promise<RateLimitDecision> {
     let counted;
     try {
-      counted = await this.store.hit(key, this.windowMs, now);
+      counted = this.store.hit(key, this.windowMs, now);
     } catch (error) {
-      if (now - this.lastWarning > 60_000) {
-        this.lastWarning = now;
-        this.warn(
-          `rate limit store "${this.store.name}" unreachable (${(error as Error).message}); ` +
-            (this.failOpen ? 'letting requests through (failOpen: true)' : 'refusing requests (failOpen: false)'),
-        );
-      }
-      return { allowed: this.failOpen, limit, storeFailed: true, ...(this.failOpen ? {} : { retryAfter: 1 }) };
+      return this.storeFailure(error, limit, now);
     }
-    const resetAt = Math.ceil(counted.resetAt / 1000);
+    if (counted instanceof Promise) {
+      return counted.then(
+        (count) => this.decide(count, limit, now),
+        (error: unknown) => this.storeFailure(error, limit, now),
+      );
+    }
+    return this.decide(counted, limit, now);
+  }
+
+  private decide(counted: WindowCount, limit: number, now: number): RateLimitDecision {
     const allowed = counted.count <= limit;
     return {
       allowed,
       limit,
       remaining: Math.max(0, limit - counted.count),
-      resetAt,
-      ...(allowed ? {} : { retryAfter: Math.max(1, Math.ceil((counted.resetAt - now) / 1000)) }),
+      resetAt: Math.ceil(counted.resetAt / 1000),
+      retryAfter: allowed ? undefined : Math.max(1, Math.ceil((counted.resetAt - now) / 1000)),
     };
+  }
+
+  private storeFailure(error: unknown, limit: number, now: number): RateLimitDecision {
+    if (now - this.lastWarning > 60_000) {
+      this.lastWarning = now;
+      this.warn(
+        `rate limit store "${this.store.name}" unreachable (${(error as Error).message}); ` +
+          (this.failOpen ? 'letting requests through (failOpen: true)' : 'refusing requests (failOpen: false)'),
+      );
+    }
+    return { allowed: this.failOpen, limit, storeFailed: true, retryAfter: this.failOpen ? undefined : 1 };
   }
 }

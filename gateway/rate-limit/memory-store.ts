@@ -7,16 +7,16 @@ export class MemoryStore implements RateLimitStore {
   private readonly counters = new Map<string, WindowCount>();
   private lastSweep = 0;
 
-  async hit(key: string, windowMs: number, now = Date.now()): Promise<WindowCount> {
+  hit(key: string, windowMs: number, now = Date.now()): WindowCount {
     this.sweep(now);
     const current = this.counters.get(key);
     if (current && current.resetAt > now) {
       current.count++;
-      return { ...current };
+      return { count: current.count, resetAt: current.resetAt };
     }
     const fresh = { count: 1, resetAt: windowOf(now, windowMs).end };
     this.counters.set(key, fresh);
-    return { ...fresh };
+    return { count: 1, resetAt: fresh.resetAt };
   }
 
   private sweep(now: number): void {

@@ -9,7 +9,8 @@ export interface WindowCount {
 
 export interface RateLimitStore {
   readonly name: string;
-  hit(key: string, windowMs: number, now?: number): Promise<WindowCount>;
+  /** Synchronous when the store is in this process, so the hot path pays no promise. */
+  hit(key: string, windowMs: number, now?: number): WindowCount | Promise<WindowCount>;
   /** Connects (if the store has a server), waiting at most `timeoutMs`; false when it could not. */
   connect(timeoutMs?: number): Promise<boolean>;
   /** Whether the store can be reached (for readiness checks). */

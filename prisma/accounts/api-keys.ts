@@ -2,7 +2,7 @@
 // public id (not secret) finds the row, and the digests are compared in constant time. The
 // secret has about 190 bits of entropy, so a fast hash is the right one: there is nothing to
 // brute-force, and verification stays cheap on every request.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PrismaClient } from '../generated/client.ts';
 
 const KEY_PATTERN = /^ick_([a-z0-9]{10})_([A-Za-z0-9]{32})$/;
@@ -26,7 +26,7 @@ export interface VerifiedKey {
 }
 
 export function digestKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** The public id of a well-formed key, or undefined: malformed keys never reach the database. */
@@ -61,11 +61,10 @@ export async function createApiKey(
 
 /** What a gateway needs to check a key with this public id: found by the id, matched by digest. */
 export interface ApiKeyRecord {
-  keyId: number;
-  publicId: string;
-  accountId: number;
-  hourlyLimit: number | null;
-  secretHash: string;
+  /** What a request that proves it holds the key is admitted as. */
+  key: VerifiedKey;
+  /** SHA-256 of the whole key, as bytes (decoded once, not on every request). */
+  secretDigest: Buffer;
   revoked: boolean;
 }
 
@@ -76,16 +75,20 @@ export async function findApiKeyRecord(prisma: PrismaClient, publicId: string): 
     select: { id: true, secretHash: true, accountId: true, hourlyLimit: true, revokedAt: true },
   });
   if (!row) return null;
-  return { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit, secretHash: row.secretHash, revoked: row.revokedAt !== null };
+  return {
+    key: { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit },
+    secretDigest: Buffer.from(row.secretHash, 'hex'),
+    revoked: row.revokedAt !== null,
+  };
 }
 
 /** The verified key if `presented` is the key of `record` (constant-time digest comparison) and not revoked. */
 export function checkApiKey(record: ApiKeyRecord | null, presented: string): VerifiedKey | undefined {
   if (!record || record.revoked) return undefined;
-  const expected = Buffer.from(record.secretHash, 'hex');
-  const actual = Buffer.from(digestKey(presented), 'hex');
+  const expected = record.secretDigest;
+  const actual = hash('sha256', presented, 'buffer');
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
-  return { keyId: record.keyId, publicId: record.publicId, accountId: record.accountId, hourlyLimit: record.hourlyLimit };
+  return record.key;
 }
 
 /** The key's record if the key is well formed, known, matches its digest and is not revoked. */

@@ -102,7 +102,7 @@ describe.skipIf(Boolean(await redisClusterUnavailable()))('Redis Cluster (three 
     const stores = await Promise.all([1, 2, 3].map(() => connected(new RedisStore({ clusterNodes: parseClusterNodes(cluster.nodes), keyPrefix: prefix }))));
     const limiters = stores.map((store) => new RateLimiter({ store }));
     const keys = Array.from({ length: 40 }, (_, i) => `key-${i}`);
-    const decisions = await Promise.all(Array.from({ length: 1200 }, (_, i) => limiters[i % 3]!.check(keys[i % 40]!, 10).then((d) => [keys[i % 40]!, d.allowed] as const)));
+    const decisions = await Promise.all(Array.from({ length: 1200 }, (_, i) => Promise.resolve(limiters[i % 3]!.check(keys[i % 40]!, 10)).then((d) => [keys[i % 40]!, d.allowed] as const)));
     for (const key of keys) expect(decisions.filter(([k, allowed]) => k === key && allowed)).toHaveLength(10);
     expect(decisions.filter(([, allowed]) => allowed)).toHaveLength(400);
     // The counters really are spread over the three shards.
