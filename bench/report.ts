@@ -24,7 +24,10 @@ export interface ScenarioResult {
   /** What the body holds, for a sanity check ("24 items", "96 categories"). */
   bodySummary: string;
   gateway: RunStats;
+  /** The plain server sending the gateway's headers and body: the goals' baseline. */
   plain: RunStats;
+  /** The plain server sending the body with minimal headers (the baseline before 2026-11-22 04:30 UTC). */
+  plainBodyOnly?: RunStats;
 }
 
 export interface Goal {
@@ -64,7 +67,7 @@ export const formatInt = (value: number) => (Number.isFinite(value) ? integer.fo
 export const formatMs = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
 /** Three decimals, or two significant digits below 0.01 (so 0.0004 does not read as 0.000). */
 export const formatRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' : ratio < 0.01 ? ratio.toPrecision(2) : ratio.toFixed(3));
-const ratioOf = (result: ScenarioResult) => (result.plain.requestsPerSecond > 0 ? result.gateway.requestsPerSecond / result.plain.requestsPerSecond : NaN);
+export const ratioOf = (gateway: RunStats, plain: RunStats) => (plain.requestsPerSecond > 0 ? gateway.requestsPerSecond / plain.requestsPerSecond : NaN);
 
 export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolean, figures: GatewayFigures): Goal[] {
   const goals: Goal[] = [];
@@ -73,7 +76,7 @@ export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolea
   for (const result of results) {
     const { minRatio, goalScope, label } = result.scenario;
     if (minRatio === undefined) continue;
-    const ratio = ratioOf(result);
+    const ratio = ratioOf(result.gateway, result.plain);
     goals.push({
       text: `${label}: gateway >= ${minRatio.toFixed(2)} of plain req/s${goalScope ? ` (${goalScope})` : ''}`,
       met: ratio >= minRatio,
@@ -126,7 +129,8 @@ function markdownTable(header: string[], rows: string[][], rightAligned: boolean
 }
 
 export function resultsTable(results: ScenarioResult[]): string {
-  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio'];
+  const bodyOnly = results.some((result) => result.plainBodyOnly);
+  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio', ...(bodyOnly ? ['minimal-headers plain req/s', 'ratio to it'] : [])];
   const rows = results.map((result) => [
     result.scenario.label,
     `${formatInt(result.bodyBytes)} B`,
@@ -136,9 +140,10 @@ export function resultsTable(results: ScenarioResult[]): string {
     formatInt(result.plain.requestsPerSecond),
     formatMs(result.plain.p50),
     formatMs(result.plain.p99),
-    formatRatio(ratioOf(result)),
+    formatRatio(ratioOf(result.gateway, result.plain)),
+    ...(bodyOnly ? (result.plainBodyOnly ? [formatInt(result.plainBodyOnly.requestsPerSecond), formatRatio(ratioOf(result.gateway, result.plainBodyOnly))] : ['', '']) : []),
   ]);
-  return markdownTable(header, rows, [false, true, true, true, true, true, true, true, true]);
+  return markdownTable(header, rows, [false, ...header.slice(1).map(() => true)]);
 }
 
 export function goalLines(goals: Goal[]): string[] {
@@ -156,7 +161,8 @@ export interface Problems {
 export function findProblems(results: ScenarioResult[]): Problems {
   const lines: string[] = [];
   for (const result of results) {
-    for (const [server, stats] of [['gateway', result.gateway], ['plain', result.plain]] as const) {
+    const measured = [['gateway', result.gateway], ['plain', result.plain], ...(result.plainBodyOnly ? [['minimal-headers plain', result.plainBodyOnly] as const] : [])] as const;
+    for (const [server, stats] of measured) {
       if (stats.non2xx === 0 && stats.errors === 0 && stats.timeouts === 0) continue;
       const codes = Object.entries(stats.statusCodes)
         .filter(([code]) => !code.startsWith('2'))
@@ -180,9 +186,9 @@ const RESULTS_HEADER = `# Benchmark results
 
 Written by \`npm run bench\` (\`bench/run.ts\`); each run appends a section.
 
-**Method.** The gateway runs as a child process (\`node --import tsx gateway/main.ts\`), the
-baseline as another: a plain \`node:http\` server that answers each request with the exact body
-bytes the gateway returned for it (captured once per scenario before the measurements). The
+**Method.** The gateway runs as a child process (what \`npm start\` runs), the baseline as
+another: a plain \`node:http\` server that answers each request with the exact headers and body
+the gateway returned for it (captured once per scenario before the measurements). The
 benchmark process drives both with autocannon, 10 connections, a warm-up run and then a
 measured run per server, alternating plain and gateway scenario by scenario so both see the
 same machine state. Every request carries the API key header; any non-2xx response, connection

@@ -5,14 +5,16 @@
 //    with a high hourly limit made with the operator CLI (kept in bench/out/ and reused while the
 //    gateway accepts it). With DATABASE_URL (and REDIS_URL) those are passed through.
 // 2. Starts the gateway (`node --import tsx gateway/main.ts`, PORT=0, HOST=127.0.0.1), fetches
-//    each scenario once, and starts bench/plain-server.ts with those bodies.
-// 3. Drives both with autocannon, warm-up then measured run, alternating plain and gateway.
+//    each scenario twice, and starts bench/plain-server.ts with the second response's headers
+//    and body (the goals' baseline), and a second one that sends the body with minimal headers
+//    (the baseline of the runs before 2026-11-22 04:30 UTC, shown for comparison).
+// 3. Drives them with autocannon, warm-up then measured run, rotating which goes first.
 // 4. Prints the table and the goals, appends them to bench/RESULTS.md, stops both children.
 //
 // Settings (environment): BENCH_SECONDS (measured seconds per run, default 5),
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (rounds per
 // scenario, the median ratio kept; default 3), BENCH_KEY_LIMIT (hourly limit of a new bench
-// key, default 100000000).
+// key, default 100000000), BENCH_BODY_ONLY (0 skips the minimal-headers baseline; default 1).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -32,6 +34,7 @@ import {
   formatMs,
   formatRatio,
   goalLines,
+  ratioOf,
   resultsTable,
   type RunContext,
   type Scenario,
@@ -43,7 +46,10 @@ const OUT_DIR = join(BENCH_DIR, 'out');
 const RESULTS_FILE = join(BENCH_DIR, 'RESULTS.md');
 const GATEWAY_LOG = join(OUT_DIR, 'gateway.log');
 const PLAIN_LOG = join(OUT_DIR, 'plain-server.log');
-const PLAIN_BODIES = join(OUT_DIR, 'plain-bodies.json');
+const BODY_ONLY_LOG = join(OUT_DIR, 'plain-server-body-only.log');
+const PLAIN_RESPONSES = join(OUT_DIR, 'plain-responses.json');
+/** Headers node writes itself, on the gateway's responses and the plain server's alike. */
+const NODE_WRITTEN_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 const PGLITE_DIR = join(OUT_DIR, 'pglite');
 const PGLITE_READY = join(OUT_DIR, 'pglite.bootstrapped');
 
@@ -73,6 +79,7 @@ const settings = {
   connections: numberSetting('BENCH_CONNECTIONS', 10, { min: 1, integer: true }),
   keyLimit: numberSetting('BENCH_KEY_LIMIT', 100_000_000, { min: 1, integer: true }),
   rounds: numberSetting('BENCH_ROUNDS', 3, { min: 1, integer: true }),
+  bodyOnly: numberSetting('BENCH_BODY_ONLY', 1, { min: 0, integer: true }) > 0,
 };
 
 const SETTINGS_TEXT = `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`;
@@ -233,7 +240,7 @@ async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons
 }
 
 function commandLine(): string {
-  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
+  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
     .filter((name) => process.env[name])
     .map((name) => {
       const value = process.env[name]!;
@@ -256,7 +263,7 @@ function describe(server: string, stats: RunStats): string {
 async function main(): Promise<number> {
   await mkdir(OUT_DIR, { recursive: true });
   // The servers' logs hold this run only (the gateway's has a line per request).
-  await Promise.all([GATEWAY_LOG, PLAIN_LOG].map((file) => writeFile(file, '')));
+  await Promise.all([GATEWAY_LOG, PLAIN_LOG, BODY_ONLY_LOG].map((file) => writeFile(file, '')));
   const runStarted = new Date();
   const machine = machineDescription();
   const profile = embedded
@@ -310,64 +317,79 @@ async function main(): Promise<number> {
     log(`  /icons/${DEFAULT_ICON} answered ${icon.status}; using the free icon ${iconSlug}`);
   }
   const list = scenarios(iconSlug);
-  const captured = new Map<string, { body: Buffer; summary: string }>();
-  log('Scenarios (one request each, from the gateway):');
+  const captured = new Map<string, { body: Buffer; headers: string[]; summary: string }>();
+  log('Scenarios (from the gateway; the second response is the one replayed, as measured requests are served):');
   for (const scenario of list) {
+    await get(gateway.url, scenario.path, key);
     const fetched = await get(gateway.url, scenario.path, key);
     const summary = summarize(json(fetched));
     log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${summary}`);
     if (fetched.status < 200 || fetched.status > 299 || summary.startsWith('GraphQL errors') || summary === 'not JSON') {
       throw new Error(`${scenario.label} answered ${fetched.status}: ${fetched.body.toString('utf8').slice(0, 500)}`);
     }
-    captured.set(scenario.path, { body: fetched.body, summary });
+    const headers = [...fetched.headers].filter(([name]) => !NODE_WRITTEN_HEADERS.has(name)).flat();
+    captured.set(scenario.path, { body: fetched.body, headers, summary });
   }
   const catalogue = await catalogueSize(gateway, key);
 
-  await writeFile(PLAIN_BODIES, JSON.stringify(Object.fromEntries([...captured].map(([path, { body }]) => [path, body.toString('base64')]))));
-  log('Starting the plain node:http server...');
-  const plain = await startServer({
-    name: 'plain server',
-    script: 'bench/plain-server.ts',
-    args: [PLAIN_BODIES],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EXIT_WITH_PARENT: '1' },
-    logFile: PLAIN_LOG,
-    timeoutMs: 60_000,
-    stdinPipe: true,
-  });
-  for (const scenario of list) {
-    const fetched = await get(plain.url, scenario.path, key);
-    if (fetched.status !== 200 || !fetched.body.equals(captured.get(scenario.path)!.body)) {
-      throw new Error(`the plain server does not answer ${scenario.path} with the gateway's bytes (status ${fetched.status})`);
+  await writeFile(
+    PLAIN_RESPONSES,
+    JSON.stringify(Object.fromEntries([...captured].map(([path, { body, headers }]) => [path, { body: body.toString('base64'), headers }]))),
+  );
+  const startPlain = async (name: string, logFile: string, headerMode: 'gateway' | 'minimal') => {
+    log(`Starting the ${name}...`);
+    const server = await startServer({
+      name,
+      script: 'bench/plain-server.ts',
+      args: [PLAIN_RESPONSES],
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', EXIT_WITH_PARENT: '1', PLAIN_HEADERS: headerMode },
+      logFile,
+      timeoutMs: 60_000,
+      stdinPipe: true,
+    });
+    for (const scenario of list) {
+      const fetched = await get(server.url, scenario.path, key);
+      const expected = captured.get(scenario.path)!;
+      const headers = [...fetched.headers].filter(([header]) => !NODE_WRITTEN_HEADERS.has(header)).flat();
+      const sameHeaders = headerMode === 'minimal' || headers.join('\n') === expected.headers.join('\n');
+      if (fetched.status !== 200 || !fetched.body.equals(expected.body) || !sameHeaders) {
+        throw new Error(`the ${name} does not answer ${scenario.path} with the gateway's bytes (status ${fetched.status})`);
+      }
     }
-  }
-  log(`  serving at ${plain.url} (pid ${plain.pid})`);
+    log(`  serving at ${server.url} (pid ${server.pid})`);
+    return server;
+  };
+  const plain = await startPlain('plain node:http server', PLAIN_LOG, 'gateway');
+  const bodyOnly = settings.bodyOnly ? await startPlain('plain node:http server with minimal headers', BODY_ONLY_LOG, 'minimal') : undefined;
 
-  // Measurements: alternate which server goes first, so neither always runs on a warmer machine.
+  // Measurements: rotate which server goes first, so none always runs on a warmer machine.
   const headers = { 'x-api-key': key };
   const load = (server: ServerChild, path: string) =>
     measure({ url: `${server.url}${path}`, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
-  const perRun = (settings.warmupSeconds + settings.seconds) * 2 * list.length * settings.rounds;
+  const servers = [gateway, plain, ...(bodyOnly ? [bodyOnly] : [])];
+  const perRun = (settings.warmupSeconds + settings.seconds) * servers.length * list.length * settings.rounds;
   log(`Measuring ${list.length} scenarios (about ${Math.round(perRun)} s)...`);
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of list.entries()) {
-    // Each round measures both servers back to back; the round with the median ratio is kept,
+    // Each round measures every server back to back; the round with the median ratio is kept,
     // because one round on a shared 2-core machine can be off by 15 % either way.
-    const rounds: { plainStats: RunStats; gatewayStats: RunStats; ratio: number }[] = [];
+    const rounds: { stats: Map<ServerChild, RunStats>; ratio: number }[] = [];
     for (let round = 0; round < settings.rounds; round++) {
-      const plainFirst = (index + round) % 2 === 0;
-      const first = await load(plainFirst ? plain : gateway, scenario.path);
-      const second = await load(plainFirst ? gateway : plain, scenario.path);
-      const [plainRound, gatewayRound] = plainFirst ? [first, second] : [second, first];
-      rounds.push({ plainStats: plainRound, gatewayStats: gatewayRound, ratio: gatewayRound.requestsPerSecond / Math.max(1, plainRound.requestsPerSecond) });
+      const shift = (index + round) % servers.length;
+      const stats = new Map<ServerChild, RunStats>();
+      for (const server of [...servers.slice(shift), ...servers.slice(0, shift)]) stats.set(server, await load(server, scenario.path));
+      rounds.push({ stats, ratio: stats.get(gateway)!.requestsPerSecond / Math.max(1, stats.get(plain)!.requestsPerSecond) });
     }
     rounds.sort((a, b) => a.ratio - b.ratio);
-    const { plainStats, gatewayStats } = rounds[Math.floor((rounds.length - 1) / 2)]!;
+    const { stats } = rounds[Math.floor((rounds.length - 1) / 2)]!;
+    const [gatewayStats, plainStats, bodyOnlyStats] = [stats.get(gateway)!, stats.get(plain)!, bodyOnly && stats.get(bodyOnly)];
     const { body, summary } = captured.get(scenario.path)!;
-    results.push({ scenario, bodyBytes: body.length, bodySummary: summary, gateway: gatewayStats, plain: plainStats });
-    const ratio = plainStats.requestsPerSecond > 0 ? gatewayStats.requestsPerSecond / plainStats.requestsPerSecond : NaN;
+    const result: ScenarioResult = { scenario, bodyBytes: body.length, bodySummary: summary, gateway: gatewayStats, plain: plainStats, ...(bodyOnlyStats ? { plainBodyOnly: bodyOnlyStats } : {}) };
+    results.push(result);
     log(`  [${index + 1}/${list.length}] ${scenario.label}`);
     log(`        ${describe('gateway', gatewayStats)}`);
-    log(`        ${describe('plain  ', plainStats)}   ratio ${formatRatio(ratio)}`);
+    log(`        ${describe('plain  ', plainStats)}   ratio ${formatRatio(ratioOf(result.gateway, result.plain))}`);
+    if (bodyOnlyStats) log(`        ${describe('minimal', bodyOnlyStats)}   ratio ${formatRatio(ratioOf(result.gateway, bodyOnlyStats))} (plain with minimal headers)`);
   }
 
   const memory = await processMemory(gateway.pid);
