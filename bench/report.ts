@@ -189,10 +189,11 @@ Written by \`npm run bench\` (\`bench/run.ts\`); each run appends a section.
 **Method.** The gateway runs as a child process (what \`npm start\` runs), the baseline as
 another: a plain \`node:http\` server that answers each request with the exact headers and body
 the gateway returned for it (captured once per scenario before the measurements). The
-benchmark process drives both with autocannon, 10 connections, a warm-up run and then a
-measured run per server, alternating plain and gateway scenario by scenario so both see the
-same machine state. Every request carries the API key header; any non-2xx response, connection
-error or timeout marks the run as invalid. Latencies are per response, in milliseconds.
+benchmark process drives both with autocannon, 10 connections: a warm-up pass over every
+scenario, then rounds of a warm-up run and a measured run per server, rotating which server
+goes first, so all see the same machine state. Every request carries the API key header; any
+non-2xx response, connection error or timeout marks the run as invalid. Latencies are per
+response, in milliseconds.
 
 The machines are shared and noisy, and the load generator runs on the same cores as the
 servers, so absolute numbers move from run to run: read the **ratio** (gateway req/s over plain

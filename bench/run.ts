@@ -364,9 +364,14 @@ async function main(): Promise<number> {
 
   // Measurements: rotate which server goes first, so none always runs on a warmer machine.
   const headers = { 'x-api-key': key };
-  const load = (server: ServerChild, path: string) =>
-    measure({ url: `${server.url}${path}`, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds: settings.seconds });
+  const load = (server: ServerChild, path: string, { seconds = settings.seconds } = {}) =>
+    measure({ url: `${server.url}${path}`, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds });
   const servers = [gateway, plain, ...(bodyOnly ? [bodyOnly] : [])];
+  // One warm-up pass over every scenario and server before the first round: one scenario's
+  // warm-up did not settle the gateway's JIT (its first rounds ran 10 to 15 % slower).
+  const warmup = (settings.warmupSeconds + 1) * servers.length * list.length;
+  log(`Warming up every scenario on every server (about ${Math.round(warmup)} s)...`);
+  for (const scenario of list) for (const server of servers) await load(server, scenario.path, { seconds: 1 });
   const perRun = (settings.warmupSeconds + settings.seconds) * servers.length * list.length * settings.rounds;
   log(`Measuring ${list.length} scenarios (about ${Math.round(perRun)} s)...`);
   const results: ScenarioResult[] = [];
