@@ -2,6 +2,7 @@
 // embedded PGlite with in-memory rate limits: every row of the error table, every parameter
 // rule at its bounds and just outside, the headers on every kind of response, the exact JSON
 // shapes, premium 403 and owned 200, ETags and 304s, HEAD and 405.
+import { Agent, get as httpGet } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { grantIcons } from '../../prisma/accounts/ownership.ts';
@@ -327,6 +328,39 @@ describe('the response cache', () => {
     }
     expectErrorBody(response, 401);
     expect(Date.now() - revokedAt).toBeLessThan(5_500);
+  }, 10_000);
+
+  it('checks every key on a kept-alive connection: a wrong secret, another account and a revocation are each seen', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const onOneConnection = (path: string, apiKey: string) =>
+      new Promise<number>((done, fail) => {
+        const request = httpGet(`${gateway.url}${path}`, { agent, headers: { 'x-api-key': apiKey } }, (response) => {
+          response.resume().on('end', () => done(response.statusCode!));
+        });
+        request.on('socket', (socket) => sockets.add(socket)).on('error', fail);
+      });
+    try {
+      const doomed = await createApiKey(database.db.prisma, { accountName: 'one-connection' });
+      expect(await onOneConnection(`/icons/${ownedSlug}`, ownerKey)).toBe(200);
+      expect(await onOneConnection(`/icons/${ownedSlug}`, key)).toBe(403);
+      expect(await onOneConnection(`/icons/${ownedSlug}`, ownerKey)).toBe(200);
+      expect(await onOneConnection('/categories', doomed.key)).toBe(200);
+      expect(await onOneConnection('/categories', doomed.key.slice(0, -1) + (doomed.key.endsWith('A') ? 'B' : 'A'))).toBe(401);
+      expect(await onOneConnection('/categories', doomed.key)).toBe(200);
+      await database.db.prisma.apiKey.update({ where: { publicId: doomed.publicId }, data: { revokedAt: new Date() } });
+      const revokedAt = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - revokedAt < 7_000) {
+        await new Promise((done) => setTimeout(done, 100));
+        status = await onOneConnection('/categories', doomed.key);
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - revokedAt).toBeLessThan(5_500);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   }, 10_000);
 
   it('does not look a known key up again within keyCacheSeconds, and never for a wrong secret of it', async () => {
