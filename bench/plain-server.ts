@@ -1,7 +1,8 @@
 // The benchmark's baseline: a plain node:http server that answers each known request URL with
 // fixed bytes (the gateway's own response to that request, captured once: its headers and
 // body), so the comparison measures everything the gateway does beyond writing those bytes to
-// a socket. With PLAIN_HEADERS=minimal it sends the body with only Content-Type and
+// a socket. The headers are captured through fetch, so their names arrive lowercased and
+// sorted: the same names and values, the same number of bytes, in another order and case. With PLAIN_HEADERS=minimal it sends the body with only Content-Type and
 // Content-Length instead (the baseline of the runs before 2026-11-22 04:30 UTC).
 //
 //   node --import tsx bench/plain-server.ts <responses.json>

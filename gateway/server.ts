@@ -134,9 +134,9 @@ export async function createGateway({ db, loaded, dir }: { db: Database; loaded?
   /** Answers without a promise when the pipeline does (cache hits, refusals); else returns one. */
   function handle(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const startedAt = performance.now();
-    const path = req.url?.split('?', 1)[0];
-    if (path === HEALTH_PATH || path === READY_PATH || path === METRICS_PATH) return answerProbe(req, res, path, startedAt);
     const exchange = exchangeFromNode(req);
+    const { path } = exchange;
+    if (path === HEALTH_PATH || path === READY_PATH || path === METRICS_PATH) return answerProbe(req, res, path, startedAt);
     const outcome = pipeline.run(exchange);
     if (outcome === undefined || outcome instanceof Promise) return answerLater(req, res, exchange, outcome, startedAt);
     try {

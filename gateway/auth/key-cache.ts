@@ -1,7 +1,8 @@
 // API-key records kept in this process for a few seconds, so that authenticating a request
 // costs a map lookup and a SHA-256 instead of a database round trip. What is kept is the
 // record (public id, digest, account, limit, revoked), never the key itself, and every request
-// still proves it holds the key by digest. Unknown public ids are remembered too, so a client
+// still proves it holds the key: by digest, or on a connection that already proved it, against
+// that connection's own copy (plugins/api-key-auth.ts). Unknown public ids are remembered too, so a client
 // retrying a wrong key does not reach the database each time. The price is that a revocation,
 // or a key's new limit, takes effect within `ttlSeconds` on a gateway that saw the key
 // recently; the README documents it. Concurrent requests for one id share one lookup.

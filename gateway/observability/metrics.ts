@@ -121,6 +121,8 @@ export class GatewayMetrics {
   }
 
   async exposition(): Promise<{ contentType: string; body: string }> {
+    // The latency histogram is not in the registry: it is written after it, in the same text
+    // format (the registry must stay in that format, not OpenMetrics, and gets no default labels).
     return { contentType: this.registry.contentType, body: `${await this.registry.metrics()}\n${this.latency.exposition()}` };
   }
 }

@@ -56,7 +56,10 @@ export function splitTarget(target: string): { path: string; query: URLSearchPar
   return { path: bare.slice(0, mark) || '/', query: new URLSearchParams(bare.slice(mark + 1)) };
 }
 
-/** `http://host/icons?x=1` (absolute form, as proxies send it) becomes `/icons?x=1`. */
+/**
+ * `http://host/icons?x=1` (absolute form, as proxies send it) becomes `/icons?x=1`. Unlike the
+ * origin form, this goes through the URL parser, so its dot segments are resolved.
+ */
 function originFormOf(target: string): string {
   if (!URL.canParse(target)) return target;
   const url = new URL(target);

@@ -2,9 +2,11 @@
 // `Authorization: Bearer <key>`, never in the query string, where it would end up in logs and
 // browser history. Keys are found by their public id and compared by digest in constant time
 // (prisma/accounts/api-keys.ts). The records are kept for keyCacheSeconds (auth/key-cache.ts),
-// so a revocation takes effect within that time. The caller's account reaches the resolvers,
+// so a revocation takes effect within that time; a connection that already proved a key is
+// checked against its own earlier copy, also in constant time (see `proven` below). The caller's account reaches the resolvers,
 // which is what lets an owner see premium markup. Missing or invalid keys get 401 before any
 // work is done; keys never reach a log line.
+import { timingSafeEqual } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { z } from 'zod';
 import { checkApiKey, findApiKeyRecord, publicIdOf, touchApiKey, type ApiKeyRecord, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
@@ -55,19 +57,31 @@ export function createApiKeyStage({ header, allowAnonymous, publicPaths, keyCach
   });
   const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
   // The key a connection last proved, with the record it was proved against: the next request
-  // on that connection presenting the same key, while the same record is cached, skips the
-  // digest (a microsecond of a cached response). It is compared only with what that connection
-  // itself sent before, so its timing tells a client nothing new; a refreshed record (a
-  // revocation, a new limit) is a new object, so the key is checked against it again.
-  const proven = new WeakMap<object, { presented: string; record: ApiKeyRecord }>();
-  const admit = (exchange: Exchange, presented: string, record: ApiKeyRecord | null) => {
-    const connection = exchange.connection;
+  // on that connection presenting the same key, while the same record is cached, is compared
+  // with that copy in constant time instead of hashed (the SHA-256 was a microsecond of a
+  // cached response). A refreshed record (a revocation, a new limit) is a new object, so the
+  // key is then checked by digest again. The copy lives as long as the connection, like the
+  // requests that carried it, and is zeroed when the connection closes; it is never written
+  // anywhere. Keys are ASCII (KEY_PATTERN), so latin1 bytes are the key's bytes.
+  const proven = new WeakMap<object, { secret: Buffer; record: ApiKeyRecord }>();
+  const provenBefore = (connection: object | undefined, presented: string, record: ApiKeyRecord | null) => {
     const memo = connection && proven.get(connection);
-    let key = memo && memo.record === record && memo.presented === presented ? record!.key : undefined;
+    if (!memo || memo.record !== record || record.revoked || memo.secret.length !== presented.length) return false;
+    return timingSafeEqual(memo.secret, Buffer.from(presented, 'latin1'));
+  };
+  const remember = (connection: object, presented: string, record: ApiKeyRecord) => {
+    const memo = proven.get(connection);
+    if (memo) memo.secret.fill(0);
+    else if ('once' in connection && typeof connection.once === 'function') connection.once('close', () => proven.get(connection)?.secret.fill(0));
+    proven.set(connection, { secret: Buffer.from(presented, 'latin1'), record });
+  };
+  const admit = (exchange: Exchange, presented: string, record: ApiKeyRecord | null) => {
+    const connection = keyCacheSeconds > 0 ? exchange.connection : undefined;
+    let key = provenBefore(connection, presented, record) ? record!.key : undefined;
     if (!key) {
       key = checkApiKey(record, presented);
       if (!key) return errorResponse(401, 'The API key is invalid or has been revoked');
-      if (connection) proven.set(connection, { presented, record: record! });
+      if (connection) remember(connection, presented, record!);
     }
     exchange.caller = { key, viewer: { accountId: key.accountId } };
     touchApiKey(key, async () => (await sharedDatabase()).prisma);

@@ -101,8 +101,14 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
         .find((entry) => entry.requestId === requestId);
     }
     expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: '/icons/{ref}', path: '/icons/mdi-home', status: 200 });
+    // The access line is written by its own serializer: every field, in pino's shape.
+    expect(Object.keys(line!).sort()).toEqual(['account', 'cache', 'ip', 'level', 'method', 'ms', 'msg', 'path', 'pid', 'requestId', 'route', 'status', 'time']);
+    expect(line!.account).toBe((await database.db.prisma.apiKey.findUniqueOrThrow({ where: { publicId: key.split('_')[1]! } })).accountId);
+    expect(line!.cache).toMatch(/^(HIT|MISS)$/);
+    expect(line!.ip).toMatch(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/);
+    expect(typeof line!.pid).toBe('number');
     expect(typeof line!.ms).toBe('number');
-    expect(typeof line!.time).toBe('string');
+    expect(new Date(line!.time as string).toISOString()).toBe(line!.time);
     const output = gateway!.output();
     expect(output).not.toContain(key.slice(4, 40));
     expect(output).not.toContain(key.slice(-20));

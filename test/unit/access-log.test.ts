@@ -1,5 +1,7 @@
-// The access line is written by its own serializer (lib/logger.ts, request-log.ts) instead of
-// pino's; these check it stays what pino would write: valid JSON, the same timestamps.
+// The access line is written by its own serializer (lib/logger.ts, request-log.ts); its time
+// must stay what pino would write. The whole line is checked end to end in
+// test/e2e/production-profile.test.ts.
+
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/logger.ts';
 
