@@ -47,14 +47,15 @@ export function runningChildren(): ServerChild[] {
 export function startServer(options: StartOptions): Promise<ServerChild> {
   const started = performance.now();
   const loader = [...(options.nodeArgs ?? []), ...(options.plainNode ? [] : ['--import', 'tsx'])];
-  const commandLine = `node ${[...loader, options.script, ...(options.args ?? [])].join(' ')}`;
+  const argv = [...loader, options.script, ...(options.args ?? [])];
+  const commandLine = `node ${argv.join(' ')}`;
   // The child writes straight into its log file, not through a pipe to this process: this
   // process runs the load generator, and a child whose output waits on a busy reader buffers
   // it in memory (and would report that as its own memory).
   appendFileSync(options.logFile, `\n=== ${new Date().toISOString()} ${options.name}: ${commandLine}\n`);
   const outputStart = statSync(options.logFile).size;
   const output = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [...loader, options.script, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, argv, {
     cwd: PROJECT_ROOT,
     env: options.env,
     stdio: [options.stdinPipe ? 'pipe' : 'ignore', output, output],

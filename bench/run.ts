@@ -126,6 +126,11 @@ async function get(base: string, path: string, key?: string): Promise<Fetched> {
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
+/** The response's headers the plain server replays, as a flat [name, value, ...] list. */
+function replayedHeaders(fetched: Fetched): string[] {
+  return [...fetched.headers].filter(([name]) => !NODE_WRITTEN_HEADERS.has(name)).flat();
+}
+
 function json(fetched: Fetched): unknown {
   try {
     return JSON.parse(fetched.body.toString('utf8'));
@@ -327,7 +332,7 @@ async function main(): Promise<number> {
     if (fetched.status < 200 || fetched.status > 299 || summary.startsWith('GraphQL errors') || summary === 'not JSON') {
       throw new Error(`${scenario.label} answered ${fetched.status}: ${fetched.body.toString('utf8').slice(0, 500)}`);
     }
-    const headers = [...fetched.headers].filter(([name]) => !NODE_WRITTEN_HEADERS.has(name)).flat();
+    const headers = replayedHeaders(fetched);
     captured.set(scenario.path, { body: fetched.body, headers, summary });
   }
   const catalogue = await catalogueSize(gateway, key);
@@ -350,7 +355,7 @@ async function main(): Promise<number> {
     for (const scenario of list) {
       const fetched = await get(server.url, scenario.path, key);
       const expected = captured.get(scenario.path)!;
-      const headers = [...fetched.headers].filter(([header]) => !NODE_WRITTEN_HEADERS.has(header)).flat();
+      const headers = replayedHeaders(fetched);
       const sameHeaders = headerMode === 'minimal' || headers.join('\n') === expected.headers.join('\n');
       if (fetched.status !== 200 || !fetched.body.equals(expected.body) || !sameHeaders) {
         throw new Error(`the ${name} does not answer ${scenario.path} with the gateway's bytes (status ${fetched.status})`);

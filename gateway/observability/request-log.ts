@@ -22,6 +22,7 @@ export function recordRequest(exchange: Exchange, status: number, startedAt: num
   const seconds = (performance.now() - startedAt) / 1000;
   const route = routeLabel(exchange);
   metrics.request(route, exchange.method, status, seconds);
+  if (!logger.isLevelEnabled('info')) return; // LOG_LEVEL=warn: the line is not even built
   const account = exchange.caller?.viewer?.accountId ?? null;
   const cache = exchange.responseHeaders['x-cache'];
   writeInfoLine(

@@ -32,13 +32,18 @@ export interface Exchange {
   /** The client's address, for per-IP limits of anonymous callers. */
   readonly ip: string;
   /** The connection that carried the request (node's socket), when the server tells it. */
-  readonly connection?: object;
+  readonly connection?: Connection;
   readonly requestId: string;
   destination?: Destination;
   caller?: Caller;
   limit?: RateLimitDecision;
   /** Headers every response to this request carries (rate-limit headers, request id). */
   readonly responseHeaders: Record<string, string>;
+}
+
+/** What a stage may know of a connection: its identity, and when it closes. */
+export interface Connection {
+  once(event: 'close', listener: () => void): unknown;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -66,7 +71,7 @@ function originFormOf(target: string): string {
   return `${url.pathname}${url.search}`;
 }
 
-function newExchange(method: string, target: string, header: (name: string) => string | undefined, ip: string, connection?: object): Exchange {
+function newExchange(method: string, target: string, header: (name: string) => string | undefined, ip: string, connection?: Connection): Exchange {
   const { path, query } = splitTarget(target);
   // A caller's own request id is kept when it is a plain token (it goes into headers and logs).
   const offered = header('x-request-id');

@@ -3,8 +3,8 @@
 // browser history. Keys are found by their public id and compared by digest in constant time
 // (prisma/accounts/api-keys.ts). The records are kept for keyCacheSeconds (auth/key-cache.ts),
 // so a revocation takes effect within that time; a connection that already proved a key is
-// checked against its own earlier copy, also in constant time (see `proven` below). The caller's account reaches the resolvers,
-// which is what lets an owner see premium markup. Missing or invalid keys get 401 before any
+// checked against its own earlier copy, also in constant time (see `proven` below). The
+// caller's account reaches the resolvers, which is what lets an owner see premium markup. Missing or invalid keys get 401 before any
 // work is done; keys never reach a log line.
 import { timingSafeEqual } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { checkApiKey, findApiKeyRecord, publicIdOf, touchApiKey, type ApiKeyRecord, type VerifiedKey } from '../../prisma/accounts/api-keys.ts';
 import { KeyCache } from '../auth/key-cache.ts';
 import type { Viewer } from '../../resolvers/context.ts';
-import type { Exchange } from '../pipeline/exchange.ts';
+import type { Connection, Exchange } from '../pipeline/exchange.ts';
 import { errorResponse, pipeline } from '../pipeline/pipeline.ts';
 import { usePipelineInYoga } from '../pipeline/yoga-bridge.ts';
 import { sharedDatabase } from '../runtime.ts';
@@ -63,16 +63,16 @@ export function createApiKeyStage({ header, allowAnonymous, publicPaths, keyCach
   // key is then checked by digest again. The copy lives as long as the connection, like the
   // requests that carried it, and is zeroed when the connection closes; it is never written
   // anywhere. Keys are ASCII (KEY_PATTERN), so latin1 bytes are the key's bytes.
-  const proven = new WeakMap<object, { secret: Buffer; record: ApiKeyRecord }>();
-  const provenBefore = (connection: object | undefined, presented: string, record: ApiKeyRecord | null) => {
+  const proven = new WeakMap<Connection, { secret: Buffer; record: ApiKeyRecord }>();
+  const provenBefore = (connection: Connection | undefined, presented: string, record: ApiKeyRecord | null) => {
     const memo = connection && proven.get(connection);
     if (!memo || memo.record !== record || record.revoked || memo.secret.length !== presented.length) return false;
     return timingSafeEqual(memo.secret, Buffer.from(presented, 'latin1'));
   };
-  const remember = (connection: object, presented: string, record: ApiKeyRecord) => {
+  const remember = (connection: Connection, presented: string, record: ApiKeyRecord) => {
     const memo = proven.get(connection);
     if (memo) memo.secret.fill(0);
-    else if ('once' in connection && typeof connection.once === 'function') connection.once('close', () => proven.get(connection)?.secret.fill(0));
+    else connection.once('close', () => proven.get(connection)?.secret.fill(0));
     proven.set(connection, { secret: Buffer.from(presented, 'latin1'), record });
   };
   const admit = (exchange: Exchange, presented: string, record: ApiKeyRecord | null) => {

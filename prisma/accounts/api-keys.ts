@@ -25,8 +25,13 @@ export interface VerifiedKey {
   hourlyLimit: number | null;
 }
 
+/** SHA-256 of the whole key: what is stored (as hex), and what a presented key must match. */
+function keyDigest(key: string): Buffer {
+  return hash('sha256', key, 'buffer');
+}
+
 export function digestKey(key: string): string {
-  return hash('sha256', key, 'hex');
+  return keyDigest(key).toString('hex');
 }
 
 /** The public id of a well-formed key, or undefined: malformed keys never reach the database. */
@@ -86,7 +91,7 @@ export async function findApiKeyRecord(prisma: PrismaClient, publicId: string): 
 export function checkApiKey(record: ApiKeyRecord | null, presented: string): VerifiedKey | undefined {
   if (!record || record.revoked) return undefined;
   const expected = record.secretDigest;
-  const actual = hash('sha256', presented, 'buffer');
+  const actual = keyDigest(presented);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
   return record.key;
 }
