@@ -7,7 +7,7 @@ import { grantIcons } from '../prisma/accounts/ownership.ts';
 import { databaseOptionsFromEnv, openDatabase, type Database } from '../prisma/database.ts';
 import { applyMigrations } from '../prisma/engine/migrations.ts';
 import { importCatalogue } from '../prisma/import/demo-catalogue.ts';
-import { createProgressReporter, formatSummary } from './progress.ts';
+import { createProgressReporter, formatSummary } from '../prisma/import/progress.ts';
 
 export const USAGE = `Usage: icon-catalogue <command> [options]
 
@@ -93,7 +93,7 @@ const commands: Record<string, Command> = {
       const limit = values.limit === undefined ? null : parsePositiveInteger(values.limit, '--limit');
       await withDatabase(async (db) => {
         const created = await createApiKey(db.prisma, { accountName: account, hourlyLimit: limit });
-        io.out(`Created key ${created.publicId} for account "${created.accountName}"` + (limit ? ` (limit ${limit} per hour)` : ''));
+        io.out(`Created key ${created.publicId} for account "${created.accountName}"${limit ? ` (limit ${limit} per hour)` : ''}`);
         io.out('Store it now: it is not shown again and cannot be recovered.');
         io.out(created.key);
       });

@@ -8,7 +8,6 @@
 // The access log, one line per request, is written through `writeInfoLine` by its own
 // serializer: pino's generic one cost about 5 µs a line, a tenth of a cached response.
 import { pino, type Logger } from 'pino';
-import { processSingleton } from './process-singleton.ts';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -41,7 +40,7 @@ function createLogger(env = process.env) {
   return { logger, destination, lineStart: `{"level":"info","time":"`, lineBase: `","pid":${process.pid},` };
 }
 
-const shared = processSingleton('logger', () => createLogger());
+const shared = createLogger();
 
 export const logger: Logger = shared.logger;
 

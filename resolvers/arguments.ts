@@ -1,28 +1,34 @@
 // Argument rules shared by the GraphQL fields; broken rules are BAD_USER_INPUT errors that
-// name the argument. (The REST layer checks its own parameters first, with REST names.)
+// name the argument. Bounds come from the schema's @constraint (constraints.ts). (The REST
+// layer checks its own parameters first, with REST names, against the same bounds.)
+import type { GraphQLResolveInfo } from 'graphql';
+import { argumentOf, boundsOf, describeWholeNumber } from './constraints.ts';
 import { badInput } from './errors.ts';
 import type { IconFilter, License, SortKey } from './catalogue/filters.ts';
 import { LOCALE_PATTERN } from './urls.ts';
-
-export const MAX_PER_PAGE = 100;
-export const MAX_QUERY_LENGTH = 200;
 
 export interface PageArgs {
   page?: number | null;
   perPage?: number | null;
 }
 
-export function pageRequest({ page, perPage }: PageArgs): { page: number; perPage: number } {
-  const p = page ?? 1;
-  const size = perPage ?? 24;
-  if (!Number.isInteger(p) || p < 1) throw badInput('page', `page must be a whole number of at least 1 (got ${p})`);
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PER_PAGE) {
-    throw badInput('perPage', `perPage must be a whole number from 1 to ${MAX_PER_PAGE} (got ${size})`);
+/** A whole-number argument within its @constraint bounds; its schema default when null. */
+function wholeNumber(info: GraphQLResolveInfo, name: string, given: number | null | undefined): number {
+  const argument = argumentOf(info, name);
+  const value = given ?? (argument.defaultValue as number);
+  const { min, max } = boundsOf(argument);
+  if (!Number.isInteger(value) || (min !== undefined && value < min) || (max !== undefined && value > max)) {
+    throw badInput(name, `${name} must be ${describeWholeNumber(min, max)} (got ${value})`);
   }
-  return { page: p, perPage: size };
+  return value;
+}
+
+export function pageRequest({ page, perPage }: PageArgs, info: GraphQLResolveInfo): { page: number; perPage: number } {
+  return { page: wholeNumber(info, 'page', page), perPage: wholeNumber(info, 'perPage', perPage) };
 }
 
 /** PostgreSQL text cannot hold NUL, and no catalogue value contains control characters. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 function plainText(argument: string, value: string): string {
@@ -30,10 +36,13 @@ function plainText(argument: string, value: string): string {
   return value;
 }
 
-export function searchText(q: string): string {
+/** The search text, trimmed, within the `q` argument's @constraint bounds. */
+export function searchText(q: string, info: GraphQLResolveInfo): string {
   const text = plainText('q', q.trim());
-  if (!text) throw badInput('q', 'q must not be empty');
-  if ([...text].length > MAX_QUERY_LENGTH) throw badInput('q', `q must be at most ${MAX_QUERY_LENGTH} characters`);
+  const { minLength = 1, maxLength } = boundsOf(argumentOf(info, 'q'));
+  const length = [...text].length;
+  if (length === 0 || length < minLength) throw badInput('q', minLength > 1 ? `q must be at least ${minLength} characters` : 'q must not be empty');
+  if (maxLength !== undefined && length > maxLength) throw badInput('q', `q must be at most ${maxLength} characters`);
   return text;
 }
 

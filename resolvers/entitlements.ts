@@ -1,8 +1,11 @@
 // Who may see premium SVG markup: the one rule, enforced here and nowhere else. Free icons'
-// markup is public; a premium icon's only reaches callers whose account owns it. Every path
-// to markup (lists, search, a single icon, aliases, fragments, batches) goes through
-// `mayReceiveMarkup`, because the only resolver that returns markup calls it.
+// markup is public; a premium icon's only reaches callers whose account owns it, and only a
+// premium icon's owner may open it. Every path to markup (lists, search, a single icon,
+// aliases, fragments, batches) goes through `mayReceiveMarkup`, because the only resolver that
+// returns markup calls it. `accountDependentFields` tells which parts of an operation answer
+// differently per account, so a gateway never shares such an answer between accounts.
 import DataLoader from 'dataloader';
+import { Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
 import type { PrismaClient } from '../prisma/generated/client.ts';
 import { Prisma } from '../prisma/generated/client.ts';
 import type { Viewer } from './context.ts';
@@ -25,6 +28,48 @@ export function createOwnershipLoader(prisma: PrismaClient, viewer: Viewer | nul
 
 export type OwnershipLoader = ReturnType<typeof createOwnershipLoader>;
 
-export async function mayReceiveMarkup(icon: PremiumAware, ownership: OwnershipLoader): Promise<boolean> {
+/** Whether the caller may open the icon at all: free icons, and premium icons its account owns. */
+export async function mayOpen(icon: PremiumAware, ownership: OwnershipLoader): Promise<boolean> {
   return !icon.premium || (await ownership.load(icon.id));
+}
+
+/**
+ * Whether the caller receives the icon's markup. `includeOwnedPremium: false` (the rule of
+ * lists in the specification: "free icons only") withholds premium markup whoever asks.
+ */
+export async function mayReceiveMarkup(icon: PremiumAware, ownership: OwnershipLoader, { includeOwnedPremium }: { includeOwnedPremium?: boolean | null } = {}): Promise<boolean> {
+  if (icon.premium && includeOwnedPremium === false) return false;
+  return mayOpen(icon, ownership);
+}
+
+/**
+ * Fields whose answer depends on the caller's account, and the argument value, if any, that
+ * makes it the same for everyone.
+ */
+const ACCOUNT_DEPENDENT: Record<string, { sameForAllWhen?: { argument: string; value: boolean } }> = {
+  'Query.icon': {}, // FORBIDDEN for everyone but a premium icon's owners
+  'Icon.svg': { sameForAllWhen: { argument: 'includeOwnedPremium', value: false } },
+};
+
+function sameForAll(field: FieldNode, rule: (typeof ACCOUNT_DEPENDENT)[string]): boolean {
+  const when = rule.sameForAllWhen;
+  const given = when && field.arguments?.find((argument) => argument.name.value === when.argument)?.value;
+  return given?.kind === Kind.BOOLEAN && given.value === when!.value;
+}
+
+/** The fields of `document` (as `Type.field`) whose answer depends on who asks; [] when none does. */
+export function accountDependentFields(schema: GraphQLSchema, document: DocumentNode): string[] {
+  const found = new Set<string>();
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const name = `${typeInfo.getParentType()?.name}.${node.name.value}`;
+        const rule = ACCOUNT_DEPENDENT[name];
+        if (rule && !sameForAll(node, rule)) found.add(name);
+      },
+    }),
+  );
+  return [...found];
 }

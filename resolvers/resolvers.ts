@@ -7,7 +7,7 @@ import type { IdPage } from './catalogue/filters.ts';
 import { listIconIds } from './catalogue/list-icons.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import type { CatalogueContext } from './context.ts';
-import { mayReceiveMarkup } from './entitlements.ts';
+import { mayOpen, mayReceiveMarkup } from './entitlements.ts';
 import { catalogueError } from './errors.ts';
 import { requestState } from './request-state.ts';
 import { svgMarkup } from './svg.ts';
@@ -31,21 +31,21 @@ async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page,
 
 export const resolvers: IResolvers<unknown, CatalogueContext> = {
   Query: {
-    async icons(_root, args: ListArgs, context) {
-      const paging = pageRequest(args);
+    async icons(_root, args: ListArgs, context, info) {
+      const paging = pageRequest(args, info);
       const ids = await listIconIds(context.prisma, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
       return toPage(context, ids, paging);
     },
-    async search(_root, args: SearchArgs, context) {
-      const q = searchText(args.q);
-      const paging = pageRequest(args);
+    async search(_root, args: SearchArgs, context, info) {
+      const q = searchText(args.q, info);
+      const paging = pageRequest(args, info);
       const ids = await searchIconIds(context.prisma, { ...paging, q, filter: iconFilter(args.filter), sort: sortKey(args.sort) });
       return toPage(context, ids, paging);
     },
     async icon(_root, { ref }: { ref: string }, context) {
       const icon = await loadIconByRef(context.prisma, ref);
       if (!icon) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
-      if (!(await mayReceiveMarkup(icon, requestState(context).ownership))) {
+      if (!(await mayOpen(icon, requestState(context).ownership))) {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon that your account does not own`);
       }
       return icon;
@@ -72,8 +72,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       }),
     async svg(icon: IconRecord, args: { includeOwnedPremium?: boolean | null }, context) {
       const state = requestState(context);
-      if (icon.premium && args.includeOwnedPremium === false) return null;
-      if (!(await mayReceiveMarkup(icon, state.ownership))) return null;
+      if (!(await mayReceiveMarkup(icon, state.ownership, args))) return null;
       return svgMarkup(await state.bodies.load(icon.id), icon.width, icon.height);
     },
   },

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const started = performance.now();
 const { outputFiles } = await build({
-  entryPoints: [resolve(root, 'gateway', 'main.ts')],
+  entryPoints: [resolve(root, 'gateway', 'front', 'main.ts')],
   outfile: resolve(root, 'dist', 'gateway.mjs'),
   bundle: true,
   platform: 'node',

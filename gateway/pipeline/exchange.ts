@@ -1,10 +1,9 @@
-// One request on its way through the gateway pipeline, independent of the HTTP framework that
-// carries it (our node:http front, or Yoga inside `mesh dev` / `mesh start`).
+// One request on its way through a gateway's pipeline, independent of the HTTP server that
+// carries it (the node:http front, or Yoga inside `mesh dev` / `mesh start`).
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../plugins/api-key-auth.ts';
-import type { RateLimitDecision } from '../rate-limit/limiter.ts';
-import type { RouteMatch } from '../rest/route-table.ts';
+import type { VerifiedKey } from '../../prisma/accounts/api-keys.ts';
+import type { Viewer } from '../../resolvers/context.ts';
 
 export interface GatewayResponse {
   status: number;
@@ -21,8 +20,21 @@ export function isBodyless(method: string, status: number): boolean {
   return method === 'HEAD' || status === 304;
 }
 
-/** Where the router sent the request. */
-export type Destination = { kind: 'rest'; match: RouteMatch } | { kind: 'graphql' } | { kind: 'openapi' };
+/** Who is calling, as the auth stage admitted them. */
+export interface Caller {
+  /** The key the caller proved it holds; null for an anonymous caller. */
+  key: VerifiedKey | null;
+  viewer: Viewer | null;
+}
+
+/**
+ * Where the router sent the request: how it is served, and its route as configured (a bounded
+ * label for metrics and logs, unlike paths).
+ */
+export interface Destination {
+  kind: 'rest' | 'graphql' | 'document' | 'probe';
+  route: string;
+}
 
 export interface Exchange {
   readonly method: string;
@@ -31,26 +43,28 @@ export interface Exchange {
   header(name: string): string | undefined;
   /** The client's address, for per-IP limits of anonymous callers. */
   readonly ip: string;
-  /** The connection that carried the request (node's socket), when the server tells it. */
-  readonly connection?: Connection;
   readonly requestId: string;
+  /** performance.now() when the request arrived. */
+  readonly startedAt: number;
+  /** The server's own request objects: node's IncomingMessage, a fetch Request, or both (Yoga on node). */
+  readonly carrier: RequestCarrier;
   destination?: Destination;
   caller?: Caller;
-  limit?: RateLimitDecision;
   /** Headers every response to this request carries (rate-limit headers, request id). */
   readonly responseHeaders: Record<string, string>;
 }
 
-/** What a stage may know of a connection: its identity, and when it closes. */
-export interface Connection {
-  once(event: 'close', listener: () => void): unknown;
+/** What carries a request in a server: GraphQL contexts and Yoga's server context look alike. */
+export interface RequestCarrier {
+  req?: IncomingMessage;
+  request?: Request;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The path and query of a request target, as sent: no dot segments resolved, nothing decoded.
- * (WHATWG URL parsing cost a microsecond a request, and read `//icons/x` as host "icons".)
+ * (The WHATWG URL parser read `//icons/x` as host "icons".)
  */
 export function splitTarget(target: string): { path: string; query: URLSearchParams } {
   if (!target.startsWith('/')) target = originFormOf(target);
@@ -71,7 +85,15 @@ function originFormOf(target: string): string {
   return `${url.pathname}${url.search}`;
 }
 
-function newExchange(method: string, target: string, header: (name: string) => string | undefined, ip: string, connection?: Connection): Exchange {
+interface Arrival {
+  method: string;
+  target: string;
+  header(name: string): string | undefined;
+  ip: string;
+  carrier: RequestCarrier;
+}
+
+function newExchange({ method, target, header, ip, carrier }: Arrival): Exchange {
   const { path, query } = splitTarget(target);
   // A caller's own request id is kept when it is a plain token (it goes into headers and logs).
   const offered = header('x-request-id');
@@ -82,8 +104,9 @@ function newExchange(method: string, target: string, header: (name: string) => s
     query,
     header,
     ip,
-    connection,
     requestId,
+    startedAt: performance.now(),
+    carrier,
     responseHeaders: { 'x-request-id': requestId },
   };
 }
@@ -106,10 +129,23 @@ function rawHeader(raw: string[], name: string): string | undefined {
 
 export function exchangeFromNode(req: IncomingMessage): Exchange {
   const raw = req.rawHeaders;
-  return newExchange(req.method ?? 'GET', req.url ?? '/', (name) => rawHeader(raw, name), req.socket.remoteAddress ?? 'unknown', req.socket);
+  return newExchange({
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    header: (name) => rawHeader(raw, name),
+    ip: req.socket.remoteAddress ?? 'unknown',
+    carrier: { req },
+  });
 }
 
-export function exchangeFromFetch(request: Request, ip = 'unknown'): Exchange {
+/** A fetch Request, as Yoga sees it; `req` when Yoga runs on a node server. */
+export function exchangeFromFetch(request: Request, req?: IncomingMessage): Exchange {
   const url = new URL(request.url);
-  return newExchange(request.method, `${url.pathname}${url.search}`, (name) => request.headers.get(name) ?? undefined, ip);
+  return newExchange({
+    method: request.method,
+    target: `${url.pathname}${url.search}`,
+    header: (name) => request.headers.get(name) ?? undefined,
+    ip: req?.socket?.remoteAddress ?? 'unknown',
+    carrier: req ? { request, req } : { request },
+  });
 }

@@ -1,83 +1,55 @@
-// The gateway pipeline: the stages our plugins register, run in a fixed order of phases for
-// every request, whichever server carries it. A stage either answers (the request ends there)
-// or lets the request go on; a request that no stage answers goes on to GraphQL (/graphql).
-//   start   headers every response carries
-//   route   which REST route, /graphql or the OpenAPI document; 404 and 405 otherwise
-//   auth    who is calling; 401
-//   limit   rate limits and their headers; 429
-//   handle  runs the REST route's operation; 200, 304, 400, 403, 404
-// Plugins are built by Mesh from .meshrc.yaml (twice under `mesh start`), so registering a
-// stage replaces the one of the same name instead of adding a second.
+// One gateway's pipeline: the stages of its plugins, by phase (PHASES) and, within a phase, in
+// the order .meshrc.yaml lists the plugins. Whichever server carries a request (the node:http
+// front, or Yoga under `mesh dev` / `mesh start`) runs it here, so both answer alike.
+import { handleMaybePromise } from '@whatwg-node/promise-helpers';
 import type { Exchange, GatewayResponse } from './exchange.ts';
-import { errorBody } from '../http/error-body.ts';
-import { processSingleton } from '../../lib/process-singleton.ts';
-import { logger } from '../../lib/logger.ts';
-
-export const PHASES = ['start', 'route', 'auth', 'limit', 'handle'] as const;
-export type Phase = (typeof PHASES)[number];
-
-export type Stage = (exchange: Exchange) => Promise<GatewayResponse | undefined> | GatewayResponse | undefined;
-
-/** Turns an error no stage expected into a response (the error-shaping plugin sets it). */
-export type ErrorShaper = (error: unknown, exchange: Exchange) => GatewayResponse;
+import { PHASES, type ErrorShaper, type GatewayPlugin, type MaybePromise, type Stage } from './plugin.ts';
 
 export class Pipeline {
-  private readonly stages = new Map<Phase, Map<string, Stage>>(PHASES.map((phase) => [phase, new Map()]));
-  private ordered: Stage[] = [];
-  private shapeError: ErrorShaper = (error, exchange) => {
-    logger.error({ msg: 'unexpected error', requestId: exchange.requestId, error: (error as Error)?.message, stack: (error as Error)?.stack });
-    return jsonResponse(500, errorBody(500, 'Internal server error'));
-  };
+  private readonly stages: Stage[];
+  private readonly completions: ((exchange: Exchange, status: number) => void)[];
 
-  register(phase: Phase, name: string, stage: Stage): void {
-    this.stages.get(phase)!.set(name, stage);
-    this.ordered = PHASES.flatMap((p) => [...this.stages.get(p)!.values()]);
-  }
-
-  setErrorShaper(shaper: ErrorShaper): void {
-    this.shapeError = shaper;
+  constructor(
+    plugins: readonly GatewayPlugin[],
+    private readonly errors: ErrorShaper,
+  ) {
+    this.stages = PHASES.flatMap((phase) => plugins.flatMap((plugin) => plugin.stages?.[phase] ?? []));
+    this.completions = plugins.flatMap((plugin) => (plugin.onComplete ? [plugin.onComplete] : []));
   }
 
   /**
-   * The response, with the exchange's headers on it; undefined to go on to GraphQL. Stages
-   * that answer synchronously (most of them, on the hot path) are run without a promise, so a
-   * request that no stage waits for is answered without one.
+   * The response, with the exchange's headers on it; undefined to go on to GraphQL. Stages that
+   * answer synchronously (most of them, on the hot path) are followed without a promise.
    */
-  run(exchange: Exchange): GatewayResponse | undefined | Promise<GatewayResponse | undefined> {
-    return this.runFrom(this.ordered, 0, exchange);
+  run(exchange: Exchange): MaybePromise<GatewayResponse | undefined> {
+    return this.runFrom(0, exchange);
   }
 
-  private runFrom(stages: Stage[], first: number, exchange: Exchange): GatewayResponse | undefined | Promise<GatewayResponse | undefined> {
-    try {
-      for (let index = first; index < stages.length; index++) {
-        const outcome = stages[index]!(exchange);
-        if (outcome instanceof Promise) {
-          return outcome.then(
-            (response) => (response ? this.finish(response, exchange) : this.runFrom(stages, index + 1, exchange)),
-            (error: unknown) => this.finish(this.shapeError(error, exchange), exchange),
-          );
-        }
-        if (outcome) return this.finish(outcome, exchange);
-      }
-    } catch (error) {
-      return this.finish(this.shapeError(error, exchange), exchange);
-    }
-    return undefined;
+  private runFrom(index: number, exchange: Exchange): MaybePromise<GatewayResponse | undefined> {
+    const stage = this.stages[index];
+    if (!stage) return undefined;
+    return handleMaybePromise(
+      () => stage(exchange),
+      (response) => (response ? this.finish(response, exchange) : this.runFrom(index + 1, exchange)),
+      (error: unknown) => this.fail(error, exchange),
+    );
+  }
+
+  /** The shaped response to an error nobody expected, with the exchange's headers. */
+  fail(error: unknown, exchange: Exchange): GatewayResponse {
+    return this.finish(this.errors.unexpected(error, exchange), exchange);
   }
 
   private finish(response: GatewayResponse, exchange: Exchange): GatewayResponse {
     Object.assign(response.headers, exchange.responseHeaders);
     return response;
   }
-}
 
-export function jsonResponse(status: number, body: string | Buffer, headers: Record<string, string> = {}): GatewayResponse {
-  return { status, body, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } };
+  /**
+   * Tells the plugins (metrics, access log) that the request ended with `status`. The server
+   * that made the exchange calls it, once.
+   */
+  complete(exchange: Exchange, status: number): void {
+    for (const onComplete of this.completions) onComplete(exchange, status);
+  }
 }
-
-export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): GatewayResponse {
-  return jsonResponse(status, errorBody(status, message), headers);
-}
-
-/** The one pipeline of this process (all plugin entries of .meshrc.yaml fill it). */
-export const pipeline = processSingleton('pipeline', () => new Pipeline());

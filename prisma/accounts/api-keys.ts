@@ -96,26 +96,22 @@ export function checkApiKey(record: ApiKeyRecord | null, presented: string): Ver
   return record.key;
 }
 
-/** The key's record if the key is well formed, known, matches its digest and is not revoked. */
-export async function verifyApiKey(prisma: PrismaClient, presented: string): Promise<VerifiedKey | undefined> {
-  const publicId = publicIdOf(presented);
-  if (!publicId) return undefined;
-  return checkApiKey(await findApiKeyRecord(prisma, publicId), presented);
-}
-
 const TOUCH_INTERVAL_MS = 60_000;
-const lastTouched = new Map<number, number>();
 
 /**
- * Records that a key was used, at most once a minute per key and without waiting, so that
- * `keys list` can show it without a write on every request.
+ * Records that keys were used, at most once a minute per key and without waiting, so that
+ * `keys list` can show it without a write on every request. Best effort: a failed write is
+ * ignored (a gateway on a read replica cannot write).
  */
-export function touchApiKey(key: VerifiedKey, prisma: () => Promise<PrismaClient>, now = Date.now()): void {
-  if (now - (lastTouched.get(key.keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
-  lastTouched.set(key.keyId, now);
-  prisma()
-    .then((client) => client.apiKey.update({ where: { id: key.keyId }, data: { lastUsedAt: new Date(now) } }))
-    .catch(() => {});
+export function createKeyToucher(prisma: () => Promise<PrismaClient>): (key: VerifiedKey, now?: number) => void {
+  const lastTouched = new Map<number, number>();
+  return (key, now = Date.now()) => {
+    if (now - (lastTouched.get(key.keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
+    lastTouched.set(key.keyId, now);
+    prisma()
+      .then((client) => client.apiKey.update({ where: { id: key.keyId }, data: { lastUsedAt: new Date(now) } }))
+      .catch(() => {});
+  };
 }
 
 export interface KeyListing {

@@ -55,7 +55,7 @@ export interface DerivedStats {
  * Rounded to 4 decimals.
  */
 export function popularityScore(downloads: number, ageDays: number): number {
-  const boost = 1 + RECENCY_BOOST * Math.pow(0.5, Math.max(0, ageDays) / RECENCY_HALF_LIFE_DAYS);
+  const boost = 1 + RECENCY_BOOST * 0.5 ** (Math.max(0, ageDays) / RECENCY_HALF_LIFE_DAYS);
   return Math.round(Math.log10(1 + downloads) * boost * 10_000) / 10_000;
 }
 

@@ -2,31 +2,18 @@
 // stay exact across two processes sharing one Redis, a config change that takes effect on
 // restart without code, and an independent client (GraphQL Mesh's OpenAPI handler reading our
 // /openapi.json) that gets the same data as the REST calls.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
+import { withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
-import { startGatewayProcess, type RunningGateway } from '../helpers/gateway.ts';
+import { startGatewayProcess, } from '../helpers/gateway.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 import { redisClusterUnavailable, startRedisCluster } from '../helpers/redis-cluster.ts';
-import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 const skip = Boolean((await postgresUnavailable()) || (await redisUnavailable()));
-
-/** Runs `work` with a temporary folder holding the project's .meshrc.yaml, edited by `edit`. */
-async function withConfig<T>(edit: (config: string) => string, work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
-  try {
-    const original = await readFile(join(PROJECT_ROOT, '.meshrc.yaml'), 'utf8');
-    const absoluteSource = original.replace('source: ./resolvers/mesh-source.ts', `source: ${join(PROJECT_ROOT, 'resolvers', 'mesh-source.ts')}`);
-    await writeFile(join(dir, '.meshrc.yaml'), edit(absoluteSource));
-    return await work(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () => {
   let database: TestDatabase;
@@ -161,8 +148,17 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
         .replace('hourlyLimit: 1000', 'hourlyLimit: 7')
         .replace('anonymousHourlyLimit: 60', 'anonymousHourlyLimit: 5')
         .replace(
-          '        - path: /categories\n',
-          '        - path: /most-downloaded\n          operation: ListIcons\n          envelope: page\n          params:\n            sort: { type: enum, values: { downloads: DOWNLOADS }, default: downloads }\n            per_page: { type: integer, minimum: 1, maximum: 10, default: 3, variable: perPage }\n        - path: /categories\n',
+          '              - path: /categories\n',
+          [
+            '              - path: /most-downloaded',
+            '                operation: ListIcons',
+            '                envelope: page',
+            '                params:',
+            '                  sort: { type: enum, values: { downloads: DOWNLOADS }, default: downloads }',
+            '                  per_page: { type: integer, maximum: 10, default: 3, variable: perPage }',
+            '              - path: /categories',
+            '',
+          ].join('\n'),
         );
       expect(edited).toContain('/most-downloaded');
       return edited;
@@ -195,7 +191,7 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
           () => expect.unreachable('the gateway started on an invalid config'),
           (error: Error) => error.message,
         );
-        expect(failure).toMatch(/error: \.meshrc\.yaml is invalid:\n\s+plugins\["@icon-catalogue\/gateway\/rate-limit"\]\.hourlyLimit: .*expected number/);
+        expect(failure).toMatch(/error: \.meshrc\.yaml is invalid:\n\s+plugins\["@icon-catalogue\/gateway"\]\.plugins\[4\]\["rate-limit"\]\.hourlyLimit: .*expected number/);
         expect(failure).not.toMatch(/\n\s+at /);
       },
     );

@@ -42,16 +42,20 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function get(path: string, headers: Record<string, string> = { 'x-api-key': key }, method = 'GET') {
-  const response = await fetch(`${gateway.url}${path}`, { method, headers });
+/** A JSON body as the tests read it: any field, each assertion checks the shape it needs. */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Json = any;
+
+async function get(path: string, headers: Record<string, string> = { 'x-api-key': key }, method = 'GET', base = gateway.url) {
+  const response = await fetch(`${base}${path}`, { method, headers });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text && /^application\/json/.test(response.headers.get('content-type') ?? '') ? (JSON.parse(text) as any) : undefined };
+  return { status: response.status, headers: response.headers, text, json: text && /^application\/json/.test(response.headers.get('content-type') ?? '') ? (JSON.parse(text) as Json) : undefined };
 }
 
 const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'premium', 'downloads', 'svg_url', 'url'].sort();
 const META_KEYS = ['page', 'per_page', 'total', 'total_pages'].sort();
 
-function expectErrorBody(response: { status: number; json: any; headers: Headers }, status: number, message?: string | RegExp) {
+function expectErrorBody(response: { status: number; json: Json; headers: Headers }, status: number, message?: string | RegExp) {
   expect(response.status).toBe(status);
   expect(Object.keys(response.json)).toEqual(['error']);
   expect(Object.keys(response.json.error).sort()).toEqual(['code', 'message']);
@@ -67,7 +71,7 @@ describe('the error table of the specification', () => {
     expectErrorBody(await get('/icons', {}), 401, /API key is required/);
     expectErrorBody(await get('/icons', { 'x-api-key': 'not-a-key' }), 401, /invalid or has been revoked/);
     expectErrorBody(await get('/icons', { authorization: 'Basic abc' }), 401);
-    expectErrorBody(await get('/icons', { 'x-api-key': key.slice(0, -2) + 'zz' }), 401);
+    expectErrorBody(await get('/icons', { 'x-api-key': `${key.slice(0, -2)}zz` }), 401);
     const doomed = await createApiKey(database.db.prisma, { accountName: 'doomed' });
     await database.db.prisma.apiKey.update({ where: { publicId: doomed.publicId }, data: { revokedAt: new Date() } });
     expectErrorBody(await get('/categories', { 'x-api-key': doomed.key }), 401);
@@ -411,15 +415,17 @@ describe('GraphQL and OpenAPI', () => {
 
   it('serves /metrics openly, or only with the bearer token when METRICS_TOKEN is set', async () => {
     expect((await get('/metrics', {})).status).toBe(200);
-    process.env.METRICS_TOKEN = 'scrape-secret';
+    // A second gateway in this process, whose environment sets the token.
+    const guarded = await startGatewayInProcess(database.db, { env: { ...process.env, METRICS_TOKEN: 'scrape-secret' } });
     try {
-      expectErrorBody(await get('/metrics', {}), 401, /METRICS_TOKEN/);
-      expectErrorBody(await get('/metrics', { authorization: 'Bearer wrong' }), 401);
-      const allowed = await get('/metrics', { authorization: 'Bearer scrape-secret' });
+      const scrape = (headers: Record<string, string>) => get('/metrics', headers, 'GET', guarded.url);
+      expectErrorBody(await scrape({}), 401, /METRICS_TOKEN/);
+      expectErrorBody(await scrape({ authorization: 'Bearer wrong' }), 401);
+      const allowed = await scrape({ authorization: 'Bearer scrape-secret' });
       expect(allowed.status).toBe(200);
       expect(allowed.text).toMatch(/^# HELP icon_gateway_requests_total/m);
     } finally {
-      delete process.env.METRICS_TOKEN;
+      await guarded.close();
     }
   });
 

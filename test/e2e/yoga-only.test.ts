@@ -1,47 +1,46 @@
-// The gateway's plugins served by Yoga alone, as under `mesh dev` and `mesh start` (no node:http
-// front): the pipeline runs in Yoga's hooks, and the GraphQL cache must still keep each account's
-// results to itself. Here Yoga's own fetch entry point carries the requests.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The gateway served by Yoga alone, as under `mesh dev` and `mesh start` (no node:http front):
+// the pipeline runs in Yoga's hooks and REST operations run through Yoga's envelope, so the
+// same paths answer alike; and the GraphQL cache must still keep each account's results to
+// itself. Here Yoga's own fetch entry point carries the requests, with the project's
+// .meshrc.yaml gateway config.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createYoga } from 'graphql-yoga';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { grantIcons } from '../../prisma/accounts/ownership.ts';
 import { createCatalogueSchema } from '../../resolvers/schema.ts';
-import { provideDatabase } from '../../gateway/runtime.ts';
-import useCatalogueContext from '../../gateway/plugins/catalogue-context.ts';
-import useApiKeyAuth from '../../gateway/plugins/api-key-auth.ts';
-import useRateLimit from '../../gateway/plugins/rate-limit.ts';
-import useGraphqlCache from '../../gateway/plugins/graphql-cache.ts';
-import useErrorShaping from '../../gateway/plugins/error-shaping.ts';
+import { createGateway, GATEWAY_PLUGIN_NAME, type Gateway } from '../../gateway/gateway.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
 
 let database: TestDatabase;
+let gateway: Gateway;
 let yoga: ReturnType<typeof createYoga>;
 let ownerKey: string;
 let strangerKey: string;
 let ownedSlug: string;
 let iconStatements = 0;
 
+/** The gateway's options as the project's .meshrc.yaml gives them. */
+function projectGatewayOptions(): unknown {
+  const config = parse(readFileSync(join(PROJECT_ROOT, '.meshrc.yaml'), 'utf8'), { merge: true }) as { plugins: Record<string, unknown>[] };
+  return config.plugins.find((entry) => GATEWAY_PLUGIN_NAME in entry)![GATEWAY_PLUGIN_NAME];
+}
+
 beforeAll(async () => {
-  delete process.env.REDIS_URL;
   database = await createCatalogueCopy('pglite', { onQuery: (sql) => void (/\bicons\b/.test(sql) && iconStatements++) });
   const { prisma } = database.db;
-  provideDatabase(database.db);
   ownerKey = (await createApiKey(prisma, { accountName: 'yoga-owner' })).key;
   strangerKey = (await createApiKey(prisma, { accountName: 'yoga-stranger' })).key;
   ownedSlug = (await prisma.icon.findFirstOrThrow({ where: { premium: true, published: true }, orderBy: { id: 'asc' } })).slug;
   await grantIcons(prisma, 'yoga-owner', [ownedSlug]);
-  yoga = createYoga({
-    schema: createCatalogueSchema(),
-    plugins: [
-      useCatalogueContext({ urls: { svgUrl: 'https://cdn.example/{prefix}/{name}.svg', pageUrl: 'https://example/{locale}/icons/{slug}', defaultLocale: 'en' } }),
-      useErrorShaping(),
-      useApiKeyAuth(),
-      useRateLimit({ store: 'memory' }),
-      useGraphqlCache({ seconds: 30 }),
-    ],
-  });
+  gateway = createGateway(projectGatewayOptions(), { database: async () => database.db, env: {} });
+  yoga = createYoga({ schema: createCatalogueSchema(), plugins: [gateway.yogaPlugin] });
 });
 afterAll(async () => {
+  await gateway?.close();
   await database?.drop();
 });
 
@@ -51,7 +50,7 @@ async function ask(key: string, query: string) {
 }
 
 describe('GraphQL through Yoga alone', () => {
-  it('caches an owner\'s premium markup for the owner only, never for another account', async () => {
+  it("caches an owner's premium markup for the owner only, never for another account", async () => {
     const query = `{ icon(ref: "${ownedSlug}") { slug premium svg } }`;
     const first = await ask(ownerKey, query);
     expect(first.text).toMatch(/"svg":"<svg/);
@@ -67,8 +66,38 @@ describe('GraphQL through Yoga alone', () => {
   it('still refuses a request without a key, and marks GraphQL responses private', async () => {
     const refused = await yoga.fetch('http://yoga.test/graphql?query=%7Bcategories%7Bslug%7D%7D');
     expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('1000');
     const ok = await ask(ownerKey, '{ categories { slug } }');
     expect(ok.status).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('private, no-store');
+  });
+});
+
+describe('REST and probes through Yoga alone', () => {
+  const get = (path: string, key?: string) => yoga.fetch(`http://yoga.test${path}`, { headers: key ? { 'x-api-key': key } : {} });
+
+  it('answers the REST routes as the front does, from the same envelope and context', async () => {
+    const list = await get('/icons?per_page=2&sort=az', ownerKey);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    const body = (await list.json()) as { data: { slug: string }[]; meta: Record<string, number> };
+    expect(body.meta).toMatchObject({ page: 1, per_page: 2 });
+    expect(body.data).toHaveLength(2);
+    const owned = await get(`/icons/${ownedSlug}`, ownerKey);
+    expect(owned.status).toBe(200);
+    expect(((await owned.json()) as { data: { svg: string } }).data.svg).toMatch(/^<svg/);
+    expect((await get(`/icons/${ownedSlug}`, strangerKey)).status).toBe(403);
+    const broken = await get('/icons?per_page=101', ownerKey);
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ error: { code: 400, message: 'per_page must be a whole number from 1 to 100 (got "101")' } });
+    expect((await get('/nowhere', ownerKey)).status).toBe(404);
+  });
+
+  it('serves the probes, the metrics and the OpenAPI document without a key', async () => {
+    expect(await (await get('/healthz')).json()).toEqual({ status: 'ok' });
+    expect(await (await get('/readyz')).json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    const metrics = await (await get('/metrics')).text();
+    expect(metrics).toMatch(/icon_gateway_requests_total\{route="\/icons",method="GET",status="200"\} \d+/);
+    expect(((await (await get('/openapi.json')).json()) as { paths: Record<string, unknown> }).paths).toHaveProperty('/icons/{ref}');
   });
 });

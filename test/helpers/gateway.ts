@@ -1,5 +1,5 @@
-// A gateway serving over a real socket: in this process (one per test file: the plugins are
-// process singletons, as in production), or as a child process with its own environment.
+// A gateway serving over a real socket: in this process (as many as a test wants, each from its
+// own .meshrc.yaml), or as a child process with its own environment.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Database } from '../../prisma/database.ts';
 import { gatewayNodeArgs } from '../../lib/start-command.ts';
@@ -11,17 +11,23 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGatewayInProcess(db: Database): Promise<RunningGateway> {
-  const { createGateway, listen } = await import('../../gateway/server.ts');
-  const { currentRateLimitStore } = await import('../../gateway/plugins/rate-limit.ts');
-  const gateway = await createGateway({ db });
-  await currentRateLimitStore()?.connect(2_000);
-  const port = await listen(gateway.server, 0, '127.0.0.1');
+/**
+ * The front as `npm start` serves it, on `db`, from the .meshrc.yaml in `dir` (default: the
+ * project's, or GATEWAY_CONFIG_DIR of `env`), reading `env` (default: this process's) as
+ * `npm start` reads its environment.
+ */
+export async function startGatewayInProcess(db: Database, { dir, env }: { dir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningGateway> {
+  const { loadMesh } = await import('../../gateway/front/load-mesh.ts');
+  const { createFront, listen } = await import('../../gateway/front/server.ts');
+  const loaded = await loadMesh({ database: async () => db, ...(env && { env }) }, dir);
+  const front = createFront(loaded);
+  await loaded.gateway.start(2_000);
+  const port = await listen(front.server, 0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
     close: async () => {
-      await gateway.close();
-      await currentRateLimitStore()?.close();
+      await front.close();
+      await loaded.gateway.close();
     },
   };
 }

@@ -55,7 +55,14 @@ export async function startRedisCluster(): Promise<RunningCluster> {
   );
   const stop = async () => {
     await Promise.all(
-      servers.map((server) => new Promise<void>((done) => (server.exitCode !== null ? done() : (server.once('exit', () => done()), server.kill('SIGTERM'))))),
+      servers.map(
+        (server) =>
+          new Promise<void>((done) => {
+            if (server.exitCode !== null) return done();
+            server.once('exit', () => done());
+            server.kill('SIGTERM');
+          }),
+      ),
     );
     await rm(dir, { recursive: true, force: true });
   };

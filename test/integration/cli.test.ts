@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/commands.ts';
-import { digestKey, verifyApiKey } from '../../prisma/accounts/api-keys.ts';
+import { checkApiKey, digestKey, findApiKeyRecord, publicIdOf } from '../../prisma/accounts/api-keys.ts';
 import { openDatabase } from '../../prisma/database.ts';
 
 let dataDir: string;
@@ -18,6 +18,12 @@ async function cli(...argv: string[]) {
   const err: string[] = [];
   const code = await runCli(argv, { out: (line) => out.push(line), err: (line) => err.push(line), isTTY: false, stderr: undefined });
   return { code, out, err: err.join('\n') };
+}
+
+/** The key's record if the key is well formed, known, matches its digest and is not revoked (as the gateway checks it). */
+async function verifyApiKey(prisma: Awaited<ReturnType<typeof openDatabase>>['prisma'], presented: string) {
+  const publicId = publicIdOf(presented);
+  return publicId ? checkApiKey(await findApiKeyRecord(prisma, publicId), presented) : undefined;
 }
 
 async function withDb<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {

@@ -2,10 +2,10 @@
 // exactness under concurrency, and what an unreachable store does to the limiter.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../gateway/rate-limit/limiter.ts';
-import { MemoryStore } from '../../gateway/rate-limit/memory-store.ts';
-import { parseClusterNodes, RedisStore } from '../../gateway/rate-limit/redis-store.ts';
-import { windowOf, type RateLimitStore } from '../../gateway/rate-limit/store.ts';
+import { RateLimiter } from '../../gateway/plugins/rate-limit/limiter.ts';
+import { MemoryStore } from '../../gateway/plugins/rate-limit/memory-store.ts';
+import { parseClusterNodes, RedisStore } from '../../gateway/plugins/rate-limit/redis-store.ts';
+import { windowOf, type RateLimitStore } from '../../gateway/plugins/rate-limit/store.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 import { redisClusterUnavailable, startRedisCluster, type RunningCluster } from '../helpers/redis-cluster.ts';
 

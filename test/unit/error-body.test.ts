@@ -1,7 +1,7 @@
 // Error messages can quote what a client sent; the body must parse to the same message but
 // never carry markup (gateway/http/error-body.ts).
 import { describe, expect, it } from 'vitest';
-import { errorBody } from '../../gateway/http/error-body.ts';
+import { errorBody } from '../../gateway/pipeline/responses.ts';
 
 describe('errorBody', () => {
   it('escapes < and > as JSON escapes, so the body parses back to the same message', () => {

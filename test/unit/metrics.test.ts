@@ -2,7 +2,7 @@
 // (observability/metrics.ts): every request must be counted exactly once, however requests and
 // scrapes interleave.
 import { describe, expect, it } from 'vitest';
-import { GatewayMetrics } from '../../gateway/observability/metrics.ts';
+import { GatewayMetrics } from '../../gateway/metrics/metrics.ts';
 
 function value(text: string, series: string): number | undefined {
   const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));

@@ -3,14 +3,21 @@
 // exchange's headers must reach the response exactly once.
 import { describe, expect, it } from 'vitest';
 import { exchangeFromFetch, type Exchange, type GatewayResponse } from '../../gateway/pipeline/exchange.ts';
-import { jsonResponse, Pipeline, type Stage } from '../../gateway/pipeline/pipeline.ts';
+import { Pipeline } from '../../gateway/pipeline/pipeline.ts';
+import { PHASES, type ErrorShaper, type GatewayPlugin, type Stage } from '../../gateway/pipeline/plugin.ts';
+import { jsonResponse } from '../../gateway/pipeline/responses.ts';
 
+const shaper: ErrorShaper = {
+  unexpected: (error) => jsonResponse(500, JSON.stringify({ error: { code: 500, message: (error as Error).message } })),
+  fromGraphQL: () => jsonResponse(500, '{}'),
+};
+
+/** One plugin per stage, each stage in the next phase. */
 function pipelineOf(stages: Stage[]): Pipeline {
-  const pipeline = new Pipeline();
-  const phases = ['start', 'route', 'auth', 'limit', 'handle'] as const;
-  stages.forEach((stage, i) => pipeline.register(phases[i]!, `stage-${i}`, stage));
-  pipeline.setErrorShaper((error) => jsonResponse(500, JSON.stringify({ error: { code: 500, message: (error as Error).message } })));
-  return pipeline;
+  return new Pipeline(
+    stages.map((stage, i) => ({ name: `plugin-${i}`, stages: { [PHASES[i]!]: stage } })),
+    shaper,
+  );
 }
 
 const exchange = (): Exchange => exchangeFromFetch(new Request('http://gateway.test/icons?page=2'));
@@ -61,5 +68,24 @@ describe('Pipeline', () => {
       [500, 'async'],
     ]);
     expect(responses[0]!.headers['x-a']).toBe('yes');
+  });
+
+  it('runs stages by phase first, then in the order the plugins are listed', async () => {
+    const order: string[] = [];
+    const note = (label: string): Stage => () => void order.push(label);
+    const plugins: GatewayPlugin[] = [
+      { name: 'a', stages: { handle: note('a.handle'), route: note('a.route') } },
+      { name: 'b', stages: { auth: note('b.auth'), route: note('b.route'), start: note('b.start') } },
+      { name: 'c', stages: { handle: note('c.handle') } },
+    ];
+    expect(new Pipeline(plugins, shaper).run(exchange())).toBeUndefined();
+    expect(order).toEqual(['b.start', 'a.route', 'b.route', 'b.auth', 'a.handle', 'c.handle']);
+  });
+
+  it('tells every plugin how a request ended, in the listed order', () => {
+    const told: string[] = [];
+    const plugins: GatewayPlugin[] = ['a', 'b'].map((name) => ({ name, onComplete: (ex: Exchange, status: number) => void told.push(`${name}:${status}:${ex.path}`) }));
+    new Pipeline(plugins, shaper).complete(exchange(), 429);
+    expect(told).toEqual(['a:429:/icons', 'b:429:/icons']);
   });
 });

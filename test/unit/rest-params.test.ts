@@ -2,8 +2,8 @@
 // parameter conversion with messages naming the parameter and the rule.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
-import { convertParam, describeRule, ParamError, variablesFor } from '../../gateway/rest/params.ts';
-import { restRoutesOptions, type ParamRule } from '../../gateway/rest/route-config.ts';
+import { convertParam, describeRule, ParamError, variablesFor } from '../../gateway/plugins/rest-routes/params.ts';
+import { restRoutesOptions, type ParamRule } from '../../gateway/plugins/rest-routes/options.ts';
 
 const where = ['plugins', '@icon-catalogue/gateway/rest-routes'];
 const validate = (options: unknown) => validateConfig(restRoutesOptions, options, '.meshrc.yaml', where);

@@ -2,7 +2,7 @@
 // reads /metrics must not see a difference from prom-client's own histogram.
 import { describe, expect, it } from 'vitest';
 import { Histogram, Registry } from 'prom-client';
-import { RouteLatencyHistogram } from '../../gateway/observability/route-latency.ts';
+import { RouteLatencyHistogram } from '../../gateway/metrics/route-latency.ts';
 
 const BOUNDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 

@@ -5,10 +5,9 @@
 // icon's name, keywords and tags (for ASCII text exactly; names are ASCII). Everything else
 // (punctuation, tsquery operators, quotes, backslashes, emoji, control characters) only
 // separates tokens, so it can never reach SQL as syntax (lone surrogates included: they are
-// not letters). A text without any token is a search for nothing.
+// not letters). A text without any token is a search for nothing. How long a text may be is
+// the `q` argument's rule (its @constraint in schema.graphql), checked before a search runs.
 
-/** Input beyond this many characters is ignored (the API already rejects q over 200). */
-export const MAX_QUERY_CHARS = 500;
 /** More tokens than this are dropped: each costs a term in every tsquery. */
 export const MAX_TOKENS = 8;
 /** Longer tokens are cut; they still match as a prefix of the longer word. */
@@ -26,7 +25,7 @@ export interface ParsedQuery {
 const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;
 
 export function parseQuery(text: string): ParsedQuery {
-  const normalized = text.slice(0, MAX_QUERY_CHARS).normalize('NFKC').toLowerCase();
+  const normalized = text.normalize('NFKC').toLowerCase();
   const typed = (normalized.match(TOKEN) ?? []).slice(0, MAX_TOKENS).map((token) => [...token].slice(0, MAX_TOKEN_CHARS).join(''));
   return { tokens: [...new Set(typed)], phrase: typed.join(' ') };
 }

@@ -1,0 +1,84 @@
+// `npm start`: open the database (PostgreSQL from DATABASE_URL, else the embedded PGlite
+// directory), migrate it, on first embedded start import the demo catalogue and print a demo
+// key, then serve.
+import { ConfigError } from '../../lib/config-validation.ts';
+import { logger } from '../../lib/logger.ts';
+import { bootstrapDatabase } from '../../prisma/bootstrap.ts';
+import { databaseOptionsFromEnv, openDatabase, type Database } from '../../prisma/database.ts';
+import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
+import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
+import { loadMesh } from './load-mesh.ts';
+import { createFront, listen } from './server.ts';
+
+// What the process is doing (database, migrations, serving, stopping) is logged even when
+// LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
+const lifecycle = logger.level === 'silent' ? logger : logger.child({}, { level: 'info' });
+
+const port = Number(process.env.PORT ?? 4000);
+const host = process.env.HOST || undefined;
+
+/** Expected start-up failures get one clear message and exit 1; anything else keeps its stack. */
+async function orExit<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DirectoryLockedError) {
+      console.error(`error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+// The config first: a mistake in .meshrc.yaml is reported before any slow work. The gateway
+// asks for the database only when it serves, after it is opened and bootstrapped below.
+let provideDatabase!: (db: Database) => void;
+const database = new Promise<Database>((resolve) => (provideDatabase = resolve));
+const loaded = await orExit(loadMesh({ database: () => database }));
+const db = await orExit(openDatabase(databaseOptionsFromEnv()));
+provideDatabase(db);
+lifecycle.info({ msg: `Database: ${db.location}` });
+
+const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, (line) => lifecycle.info({ msg: line })));
+if (bootstrap.appliedMigrations.length) lifecycle.info({ msg: `Applied migrations: ${bootstrap.appliedMigrations.join(', ')}` });
+if (bootstrap.imported) lifecycle.info({ msg: formatSummary(bootstrap.imported) });
+
+const front = createFront(loaded);
+await loaded.gateway.start(2_000);
+const boundPort = await listen(front.server, port, host);
+lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
+logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
+
+if (bootstrap.demoKey) {
+  // The key goes to a person at a terminal only, never into a log collected from stdout.
+  const { accountName, savedTo, key } = bootstrap.demoKey;
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      [
+        '',
+        `Demo API key (account "${accountName}"), shown once, also saved to ${savedTo}:`,
+        `  ${key}`,
+        `Try: curl -H "X-API-Key: ${key}" 'http://localhost:${boundPort}/search?q=arrow%20left&per_page=3'`,
+        '',
+        '',
+      ].join('\n'),
+    );
+  } else {
+    lifecycle.info({ msg: `Demo API key (account "${accountName}") saved to ${savedTo}` });
+  }
+}
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  lifecycle.info({ msg: `${signal}: finishing in-flight requests, then stopping` });
+  await front.close();
+  await loaded.gateway.close();
+  await db.close();
+  // Exit once the log is written, or after 2 s if stdout does not take it.
+  setTimeout(() => process.exit(0), 2_000).unref();
+  logger.flush(() => process.exit(0));
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

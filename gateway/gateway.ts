@@ -1,0 +1,110 @@
+// A gateway: the plugins .meshrc.yaml lists under `@icon-catalogue/gateway`, built in that
+// order with the services they share (the database, metrics, the error shaper, the exchange of
+// a request), and one pipeline made of their stages. Nothing here is global: two gateways with
+// different configs live side by side in one process. Whoever serves the gateway (the node:http
+// front, or Yoga under `mesh dev` / `mesh start`, through `yogaPlugin`) hands it the served
+// schema's envelope (`bind`) and runs requests through `pipeline`.
+import type { IncomingMessage } from 'node:http';
+import type { Plugin as YogaPlugin } from 'graphql-yoga';
+import { validateConfig } from '../lib/config-validation.ts';
+import type { Database } from '../prisma/database.ts';
+import { GatewayMetrics } from './metrics/metrics.ts';
+import { gatewayOptions } from './options.ts';
+import { exchangeFromFetch, exchangeFromNode, type Exchange, type RequestCarrier } from './pipeline/exchange.ts';
+import { Pipeline } from './pipeline/pipeline.ts';
+import type { ApiDescription, Envelope, ErrorShaper, GatewayPlugin, GatewayServices } from './pipeline/plugin.ts';
+import { defaultErrorShaper } from './plugins/error-shaping/index.ts';
+import { PLUGIN_FACTORIES } from './plugins/index.ts';
+import { useGatewayInYoga } from './yoga-bridge.ts';
+
+/** The name .meshrc.yaml lists the gateway under (the workspace package gateway/package.json). */
+export const GATEWAY_PLUGIN_NAME = '@icon-catalogue/gateway';
+
+/** What the process serving a gateway provides. */
+export interface GatewayHost {
+  /** The catalogue database; called on first use, so a gateway that never serves never opens it. */
+  database(): Promise<Database>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Gateway {
+  readonly pipeline: Pipeline;
+  readonly plugins: readonly GatewayPlugin[];
+  readonly metrics: GatewayMetrics;
+  /** The Yoga plugin that carries this gateway into Mesh's server. */
+  readonly yogaPlugin: YogaPlugin;
+  /** A new exchange for a request, known to the gateway's plugins from then on. */
+  exchangeFromNode(req: IncomingMessage): Exchange;
+  exchangeFromFetch(request: Request, req?: IncomingMessage): Exchange;
+  exchangeOf(carrier: RequestCarrier): Exchange | undefined;
+  /** Hands the plugins the served schema's envelope, once (ConfigError when their config does not fit it). */
+  bind(envelope: Envelope): void;
+  /** Connects what the plugins need, waiting at most `timeoutMs` for each. */
+  start(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
+  const where = ['plugins', GATEWAY_PLUGIN_NAME] as const;
+  const { plugins: entries } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
+  const exchanges = new WeakMap<object, Exchange>();
+  const metrics = new GatewayMetrics();
+  const plugins: GatewayPlugin[] = [];
+  let shaper: ErrorShaper = defaultErrorShaper();
+  let bound = false;
+
+  const track = (exchange: Exchange) => {
+    const { req, request } = exchange.carrier;
+    if (req) exchanges.set(req, exchange);
+    if (request) exchanges.set(request, exchange);
+    return exchange;
+  };
+  const exchangeOf = ({ req, request }: RequestCarrier) => (req && exchanges.get(req)) ?? (request && exchanges.get(request));
+
+  const services: GatewayServices = {
+    database: host.database,
+    metrics,
+    env: host.env ?? process.env,
+    // Plugins are built before the error-shaping plugin may be: they call the shaper in force.
+    errors: { unexpected: (error, exchange) => shaper.unexpected(error, exchange), fromGraphQL: (errors, exchange) => shaper.fromGraphQL(errors, exchange) },
+    exchangeOf,
+    readinessChecks: () => ({
+      database: async () => {
+        await (await host.database()).prisma.$queryRawUnsafe('SELECT 1');
+        return true;
+      },
+      ...Object.assign({}, ...plugins.map((plugin) => plugin.readiness ?? {})),
+    }),
+  };
+
+  entries.forEach((entry, index) => {
+    const [name, options] = Object.entries(entry)[0]!;
+    plugins.push(PLUGIN_FACTORIES[name]!(options, services, [...where, 'plugins', index, name]));
+  });
+  shaper = plugins.find((plugin) => plugin.errors)?.errors ?? shaper;
+  const api: ApiDescription = {
+    securitySchemes: Object.assign({}, ...plugins.map((plugin) => plugin.describes?.securitySchemes ?? {})),
+    responseHeaders: Object.assign({}, ...plugins.map((plugin) => plugin.describes?.responseHeaders ?? {})),
+  };
+
+  const served: Omit<Gateway, 'yogaPlugin'> = {
+    pipeline: new Pipeline(plugins, services.errors),
+    plugins,
+    metrics,
+    exchangeFromNode: (req) => track(exchangeFromNode(req)),
+    exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req)),
+    exchangeOf,
+    bind(envelope) {
+      if (bound) return;
+      for (const plugin of plugins) plugin.bind?.(envelope, api);
+      bound = true;
+    },
+    async start(timeoutMs = 2_000) {
+      await Promise.all(plugins.map((plugin) => plugin.start?.(timeoutMs)));
+    },
+    async close() {
+      await Promise.all(plugins.map((plugin) => plugin.close?.()));
+    },
+  };
+  return { ...served, yogaPlugin: useGatewayInYoga(served) };
+}

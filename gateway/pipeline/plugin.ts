@@ -1,0 +1,84 @@
+// What a gateway plugin is: a value made by a `use...(options, services)` factory, holding its
+// state in closures. The gateway (gateway/gateway.ts) builds one pipeline from the plugins in
+// the order .meshrc.yaml lists them; a plugin never registers itself anywhere.
+import type { GetEnvelopedFn } from '@envelop/core';
+import type { GraphQLError } from 'graphql';
+import type { Plugin as YogaPlugin } from 'graphql-yoga';
+import type { Database } from '../../prisma/database.ts';
+import type { GatewayMetrics } from '../metrics/metrics.ts';
+import type { Exchange, GatewayResponse, RequestCarrier } from './exchange.ts';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The phases of a request, in order; within a phase, stages run in the order of their plugins.
+ *   start   headers every response carries
+ *   route   probes, the REST route, /graphql or a document; 404 and 405 otherwise
+ *   auth    who is calling; 401
+ *   limit   rate limits and their headers; 429
+ *   handle  runs the REST route's operation; 200, 304, 400, 403, 404
+ * A request that no stage answers goes on to GraphQL.
+ */
+export const PHASES = ['start', 'route', 'auth', 'limit', 'handle'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Answers the request (it ends there) or returns undefined to let it go on. */
+export type Stage = (exchange: Exchange) => MaybePromise<GatewayResponse | undefined>;
+
+/** How errors become responses: one shaper for stages, GraphQL results and the front. */
+export interface ErrorShaper {
+  /** An error nobody expected: logged with the request id, answered 500 (503 when it is overload). */
+  unexpected(error: unknown, exchange: Exchange): GatewayResponse;
+  /** A GraphQL result with errors: the first error with a known code decides the status. */
+  fromGraphQL(errors: readonly GraphQLError[], exchange: Exchange): GatewayResponse;
+}
+
+/** The served schema with every envelop plugin of Mesh: how REST operations build their context and run. */
+export type Envelope = GetEnvelopedFn<Record<string, unknown>>;
+
+/** What plugins say of themselves in the API's description (the OpenAPI document), under their configured names. */
+export interface ApiDescription {
+  /** OpenAPI security schemes, by name. */
+  securitySchemes?: Record<string, Record<string, unknown>>;
+  /** Headers every response carries: name -> OpenAPI header object. */
+  responseHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+export interface GatewayPlugin {
+  readonly name: string;
+  readonly stages?: Partial<Record<Phase, Stage>>;
+  /** After the response went out (or was handed to the client), once per request. */
+  onComplete?(exchange: Exchange, status: number): void;
+  /** Plugins for Mesh's Yoga server and envelope (GraphQL context, GraphQL caching). */
+  readonly yoga?: readonly YogaPlugin[];
+  /** The error shaper, when this plugin is the one that decides how errors look. */
+  readonly errors?: ErrorShaper;
+  /** What the plugin adds to the API's description. */
+  readonly describes?: ApiDescription;
+  /**
+   * Takes the served schema's envelope and the API's description (every plugin's `describes`);
+   * throws a ConfigError when the plugin's config does not fit the schema.
+   */
+  bind?(envelope: Envelope, api: ApiDescription): void;
+  /** What this plugin depends on, by name, with how to ask whether it answers (readiness probes). */
+  readonly readiness?: Record<string, () => Promise<boolean>>;
+  /** Connects what the plugin needs before serving (waiting at most `timeoutMs`). */
+  start?(timeoutMs: number): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** What the gateway hands every plugin factory. */
+export interface GatewayServices {
+  /** The catalogue database, opened on first use. */
+  database(): Promise<Database>;
+  readonly metrics: GatewayMetrics;
+  readonly errors: ErrorShaper;
+  /** The exchange of a GraphQL context or a server's request object, when the pipeline saw it. */
+  exchangeOf(carrier: RequestCarrier): Exchange | undefined;
+  /** Everything the gateway depends on (the database, and what its plugins name), by name. */
+  readinessChecks(): Record<string, () => Promise<boolean>>;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A plugin factory: validates its own options (errors name the key under `where`), returns the plugin. */
+export type PluginFactory = (rawOptions: unknown, services: GatewayServices, where: readonly PropertyKey[]) => GatewayPlugin;

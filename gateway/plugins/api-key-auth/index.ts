@@ -1,0 +1,68 @@
+// Every request needs an API key, in `X-API-Key: <key>` (the header name is configurable) or
+// `Authorization: Bearer <key>`, never in the query string, where it would end up in logs and
+// browser history. Keys are found by their public id and compared by digest in constant time
+// (prisma/accounts/api-keys.ts); the records are kept for keyCacheSeconds (key-cache.ts), so a
+// revocation takes effect within that time. The caller's account reaches the resolvers, which
+// is what lets an owner see premium markup. Missing or invalid keys get 401 before any work is
+// done; keys never reach a log line.
+import { handleMaybePromise } from '@whatwg-node/promise-helpers';
+import { checkApiKey, createKeyToucher, findApiKeyRecord, publicIdOf, type ApiKeyRecord } from '../../../prisma/accounts/api-keys.ts';
+import type { Exchange } from '../../pipeline/exchange.ts';
+import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import { errorResponse } from '../../pipeline/responses.ts';
+import { parsePluginOptions } from '../options.ts';
+import { KeyCache } from './key-cache.ts';
+import { apiKeyAuthOptions } from './options.ts';
+
+/** The key a request presents: '' when none, undefined when a header is there but malformed. */
+export function presentedKey(exchange: Pick<Exchange, 'header'>, headerName: string): string | undefined {
+  const fromHeader = exchange.header(headerName.toLowerCase());
+  if (fromHeader !== undefined) return fromHeader.trim() || undefined;
+  const authorization = exchange.header('authorization');
+  if (authorization === undefined) return '';
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+}
+
+export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
+  const { header, allowAnonymous, publicPaths, keyCacheSeconds } = parsePluginOptions(apiKeyAuthOptions, rawOptions, where);
+  const open = new Set(publicPaths);
+  const prisma = async () => (await services.database()).prisma;
+  const records = new KeyCache({ ttlSeconds: keyCacheSeconds, lookup: async (publicId) => findApiKeyRecord(await prisma(), publicId) });
+  const touch = createKeyToucher(prisma);
+  const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
+
+  const admit = (exchange: Exchange, presented: string, record: ApiKeyRecord | null) => {
+    const key = checkApiKey(record, presented);
+    if (!key) return errorResponse(401, 'The API key is invalid or has been revoked');
+    exchange.caller = { key, viewer: { accountId: key.accountId } };
+    touch(key);
+    return undefined;
+  };
+
+  const authenticate = (exchange: Exchange) => {
+    if (open.has(exchange.path)) return undefined;
+    const presented = presentedKey(exchange, header);
+    if (presented === '') {
+      if (!allowAnonymous) return errorResponse(401, missing);
+      exchange.caller = { key: null, viewer: null };
+      return undefined;
+    }
+    const publicId = presented === undefined ? undefined : publicIdOf(presented);
+    if (publicId === undefined) return admit(exchange, '', null);
+    return handleMaybePromise(
+      () => records.record(publicId),
+      (record) => admit(exchange, presented!, record),
+    );
+  };
+
+  return {
+    name: 'api-key-auth',
+    stages: { auth: authenticate },
+    describes: {
+      securitySchemes: {
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: header },
+        BearerAuth: { type: 'http', scheme: 'bearer' },
+      },
+    },
+  };
+};

@@ -1,0 +1,49 @@
+// API-key records kept in this process for a few seconds, so that authenticating a request
+// costs a map lookup and a SHA-256 instead of a database round trip. What is kept is the
+// record (public id, digest, account, limit, revoked), never the key itself, and every request
+// still proves it holds the key by its digest. Unknown public ids are remembered too, so a client
+// retrying a wrong key does not reach the database each time. The price is that a revocation,
+// or a key's new limit, takes effect within `ttlSeconds` on a gateway that saw the key
+// recently; the README documents it. Concurrent requests for one id share one lookup.
+import { LRUCache } from 'lru-cache';
+import type { ApiKeyRecord } from '../../../prisma/accounts/api-keys.ts';
+
+export interface KeyCacheOptions {
+  /** How long a record is trusted; 0 looks every request up. */
+  ttlSeconds: number;
+  /** Most public ids remembered (known or not). @default 10000 */
+  maxEntries?: number;
+  lookup(publicId: string): Promise<ApiKeyRecord | null>;
+}
+
+/** lru-cache keeps no null values, so absence is wrapped. */
+interface Entry {
+  record: ApiKeyRecord | null;
+}
+
+export class KeyCache {
+  private readonly entries?: LRUCache<string, Entry>;
+  private readonly lookup: (publicId: string) => Promise<ApiKeyRecord | null>;
+
+  constructor({ ttlSeconds, maxEntries = 10_000, lookup }: KeyCacheOptions) {
+    this.lookup = lookup;
+    if (ttlSeconds <= 0) return;
+    this.entries = new LRUCache<string, Entry>({
+      max: maxEntries,
+      ttl: ttlSeconds * 1000,
+      ttlAutopurge: false,
+      fetchMethod: async (publicId) => ({ record: await lookup(publicId) }),
+    });
+  }
+
+  /**
+   * The record of `publicId`: synchronously from memory when it was looked up less than
+   * ttlSeconds ago (the hot path pays no promise), else a promise of the lookup.
+   */
+  record(publicId: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
+    if (!this.entries) return this.lookup(publicId);
+    const cached = this.entries.get(publicId);
+    if (cached) return cached.record;
+    return this.entries.fetch(publicId).then((fetched) => fetched?.record ?? null);
+  }
+}

@@ -1,0 +1,62 @@
+// Every error leaves the gateway as the specification's body, {"error":{"code":N,"message"}},
+// with the right status and without GraphQL wording or stack traces: expected failures (the
+// resolvers' BAD_USER_INPUT, FORBIDDEN, NOT_FOUND...) keep their message; anything else is
+// logged with the request id and answered 500 with `internalErrorMessage`, or 503 with
+// Retry-After when the database had no connection free in time (overload a client can retry).
+// The gateway uses this shaper for stages, REST results and the front alike; without the
+// plugin in .meshrc.yaml it uses the same shaper with the default message.
+import type { GraphQLError } from 'graphql';
+import { ERROR_STATUS, type ErrorCode } from '../../../resolvers/errors.ts';
+import { logger } from '../../../lib/logger.ts';
+import type { Exchange } from '../../pipeline/exchange.ts';
+import type { ErrorShaper, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import { errorResponse } from '../../pipeline/responses.ts';
+import { parsePluginOptions } from '../options.ts';
+import { errorShapingOptions, type ErrorShapingOptions } from './options.ts';
+
+function logUnexpected(exchange: Exchange, error: unknown): void {
+  const cause = error as { message?: string; stack?: string; originalError?: { message?: string; stack?: string } };
+  const original = cause?.originalError ?? cause;
+  logger.error({
+    msg: 'unexpected error',
+    requestId: exchange.requestId,
+    method: exchange.method,
+    path: exchange.path,
+    error: original?.message ?? String(error),
+    stack: original?.stack,
+  });
+}
+
+/** A database pool that had no connection free in time: overload, which a client can retry. */
+function isPoolExhausted(error: unknown): boolean {
+  for (let cause = error as { message?: unknown; originalError?: unknown; cause?: unknown } | undefined, depth = 0; cause && depth < 5; depth++) {
+    if (typeof cause.message === 'string' && /timeout exceeded when trying to connect|timed out fetching a new connection/i.test(cause.message)) return true;
+    cause = (cause.originalError ?? cause.cause) as typeof cause;
+  }
+  return false;
+}
+
+export function createErrorShaper({ internalErrorMessage }: ErrorShapingOptions): ErrorShaper {
+  const unexpected: ErrorShaper['unexpected'] = (error, exchange) => {
+    logUnexpected(exchange, error);
+    if (isPoolExhausted(error)) return errorResponse(503, 'The service is busy; try again shortly', { 'retry-after': '1' });
+    return errorResponse(500, internalErrorMessage);
+  };
+  return {
+    unexpected,
+    fromGraphQL(errors: readonly GraphQLError[], exchange) {
+      for (const error of errors) {
+        const code = error.extensions?.code as ErrorCode | undefined;
+        if (code && code in ERROR_STATUS) return errorResponse(ERROR_STATUS[code], error.message);
+      }
+      return unexpected(errors[0], exchange);
+    },
+  };
+}
+
+export const defaultErrorShaper = (): ErrorShaper => createErrorShaper(errorShapingOptions.parse({}));
+
+export const useErrorShaping: PluginFactory = (rawOptions, _services, where): GatewayPlugin => ({
+  name: 'error-shaping',
+  errors: createErrorShaper(parsePluginOptions(errorShapingOptions, rawOptions, where)),
+});

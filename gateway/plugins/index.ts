@@ -1,0 +1,20 @@
+// The gateway's plugins by the name .meshrc.yaml lists them under (gateway/gateway.ts builds
+// them in the listed order).
+import type { PluginFactory } from '../pipeline/plugin.ts';
+import { useApiKeyAuth } from './api-key-auth/index.ts';
+import { useCatalogueContext } from './catalogue-context/index.ts';
+import { useErrorShaping } from './error-shaping/index.ts';
+import { useGraphqlCache } from './graphql-cache/index.ts';
+import { useObservability } from './observability/index.ts';
+import { useRateLimit } from './rate-limit/index.ts';
+import { useRestRoutes } from './rest-routes/index.ts';
+
+export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
+  observability: useObservability,
+  'catalogue-context': useCatalogueContext,
+  'error-shaping': useErrorShaping,
+  'api-key-auth': useApiKeyAuth,
+  'rate-limit': useRateLimit,
+  'graphql-cache': useGraphqlCache,
+  'rest-routes': useRestRoutes,
+};

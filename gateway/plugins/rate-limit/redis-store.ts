@@ -1,0 +1,148 @@
+// Counters in Redis (one server, or a Redis Cluster), shared by every gateway process and host
+// that uses it: exact
+// across all of them, because one Lua script increments and sets the expiry in one round trip
+// (never read-then-write). A short command timeout and no offline queue mean an unreachable
+// Redis fails a request's check quickly instead of hanging it; the limiter decides whether
+// that lets the request through (fail open) or refuses it (fail closed).
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
+
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+return count`;
+
+export interface RedisStoreOptions {
+  /** One Redis: redis://[user:password@]host:port[/db]. */
+  url?: string;
+  /**
+   * A Redis Cluster instead: some of its nodes (parseClusterNodes); ioredis finds the rest. The
+   * one script touches one key, so every call lands on one shard.
+   */
+  clusterNodes?: ClusterNode[];
+  /** Prefix of every key this store writes. @default "icon-catalogue:ratelimit:" */
+  keyPrefix?: string;
+  /** Longest wait for one command, in ms. @default 200 */
+  commandTimeoutMs?: number;
+}
+
+type WithHit<T> = T & { rateLimitHit(key: string, expireAt: string): Promise<number> };
+type Client = WithHit<Redis> | WithHit<Cluster>;
+
+export interface ClusterNode {
+  host: string;
+  port: number;
+  password?: string;
+  username?: string;
+  /** rediss:// */
+  tls?: boolean;
+}
+
+/**
+ * Node addresses of REDIS_CLUSTER_NODES: "host:port", redis:// or rediss:// URLs, comma-
+ * separated. Errors name the entry by position only: an entry may hold a password.
+ */
+export function parseClusterNodes(text: string): ClusterNode[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry, index) => {
+      const url = URL.parse(entry.includes('://') ? entry : `redis://${entry}`);
+      const port = Number(url?.port || 6379);
+      if (!url?.hostname || !Number.isInteger(port) || !['redis:', 'rediss:'].includes(url.protocol)) {
+        throw new Error(`entry ${index + 1} is not host:port or a redis:// or rediss:// URL`);
+      }
+      return {
+        host: url.hostname,
+        port,
+        ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+        ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+        ...(url.protocol === 'rediss:' ? { tls: true } : {}),
+      };
+    });
+}
+
+export class RedisStore implements RateLimitStore {
+  readonly name = 'redis';
+  private readonly redis: Client;
+  private readonly keyPrefix: string;
+  private readonly commandTimeoutMs: number;
+
+  constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200 }: RedisStoreOptions) {
+    const options: RedisOptions = {
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: 2_000,
+      enableOfflineQueue: false,
+      // Commands issued in the same tick go out as one write: under load, one syscall for many requests.
+      enableAutoPipelining: true,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    };
+    if (clusterNodes?.length) {
+      const { password, username } = clusterNodes[0]!;
+      const tls = clusterNodes.some((node) => node.tls);
+      this.redis = new Cluster(
+        clusterNodes.map(({ host, port }) => ({ host, port })),
+        {
+          enableOfflineQueue: false,
+          enableAutoPipelining: true,
+          lazyConnect: true,
+          clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+          redisOptions: { ...options, ...(password ? { password } : {}), ...(username ? { username } : {}), ...(tls ? { tls: {} } : {}) },
+        },
+      ) as WithHit<Cluster>;
+    } else if (url) {
+      this.redis = new Redis(url, options) as WithHit<Redis>;
+    } else {
+      throw new Error('RedisStore needs a url or clusterNodes');
+    }
+    // Connection errors are reported through failed commands; without a listener ioredis
+    // would print every reconnection attempt as an unhandled error event.
+    this.redis.on('error', () => {});
+    this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.keyPrefix = keyPrefix;
+    this.commandTimeoutMs = commandTimeoutMs;
+  }
+
+  /**
+   * Connects, waiting at most `timeoutMs`. Commands are not queued while disconnected (so they
+   * fail fast), so a server should call this before serving; it resolves false when Redis is
+   * not there yet, and the client keeps reconnecting in the background.
+   */
+  async connect(timeoutMs = 2_000): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    if (this.redis.status === 'wait') this.redis.connect().catch(() => {});
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const onReady = () => done(true);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        resolve(ok);
+      };
+      this.redis.on('ready', onReady);
+    });
+  }
+
+  async hit(key: string, windowMs: number, now = Date.now()): Promise<WindowCount> {
+    // First use: connect, waiting no longer than one command may take.
+    if (this.redis.status === 'wait') await this.connect(this.commandTimeoutMs);
+    const { start, end } = windowOf(now, windowMs);
+    const count = await this.redis.rateLimitHit(`${this.keyPrefix}${key}:${start}`, String(end));
+    return { count: Number(count), resetAt: end };
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}

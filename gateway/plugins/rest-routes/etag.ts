@@ -1,0 +1,11 @@
+// Validators of REST responses: a strong ETag of the body, and If-None-Match against it.
+import { createHash } from 'node:crypto';
+
+export function strongETag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+export function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((candidate) => candidate.trim() === etag);
+}

@@ -1,0 +1,116 @@
+// The REST API as configuration: each route of .meshrc.yaml maps a GET path onto a named
+// GraphQL operation of gateway/operations/, with declared parameter rules. The plugin routes
+// (404 for unknown paths, 405 with Allow for other methods, HEAD like GET), turns parameters
+// into variables (400 naming the broken rule), runs the operation through the served schema's
+// envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does),
+// wraps the result in the route's envelope with a strong ETag (304 on If-None-Match), keeps
+// finished responses for the route's cache.seconds, and serves the OpenAPI document.
+import { isAbsolute, resolve } from 'node:path';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import { PROJECT_ROOT } from '../../../lib/project-root.ts';
+import type { Viewer } from '../../../resolvers/context.ts';
+import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
+import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import { errorResponse, jsonResponse } from '../../pipeline/responses.ts';
+import { parsePluginOptions } from '../options.ts';
+import { matchesETag, strongETag } from './etag.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { loadOperations } from './operations.ts';
+import { restRoutesOptions } from './options.ts';
+import { ParamError } from './params.ts';
+import { cacheKey, ResponseCache } from './response-cache.ts';
+import { RouteTable, type RouteMatch } from './route-table.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+
+export const useRestRoutes: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
+  const options = parsePluginOptions(restRoutesOptions, rawOptions, where);
+  const table = new RouteTable(options, loadOperations(isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations)));
+  const cache = new ResponseCache({ maxBytes: options.cacheMaxBytes });
+  const matches = new WeakMap<Exchange, RouteMatch>();
+  let envelope: Envelope | undefined;
+  let openapi = { body: '{}', etag: strongETag('{}') };
+
+  function respond(exchange: Exchange, body: string | Buffer, etag: string): GatewayResponse {
+    // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
+    const headers = { etag, 'cache-control': 'private, no-cache' };
+    if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
+    return jsonResponse(200, body, headers);
+  }
+
+  async function run(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>): Promise<ExecutionResult> {
+    if (!envelope) throw new Error(`route ${match.route.config.path} is not bound to a schema yet`);
+    const { schema, contextFactory, execute } = envelope({ ...exchange.carrier });
+    const contextValue = await contextFactory();
+    return (await execute({ schema, document: match.route.document, variableValues: variables, contextValue, operationName: match.route.config.operation })) as ExecutionResult;
+  }
+
+  async function answer(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>, cacheAs?: { key: string; seconds: number }): Promise<GatewayResponse> {
+    const result = await run(exchange, match, variables);
+    if (result.errors?.length) return services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
+    const body = JSON.stringify(RouteTable.body(match.route, result.data as Record<string, unknown>));
+    const etag = strongETag(body);
+    if (cacheAs) {
+      cache.set(cacheAs.key, { body: Buffer.from(body), etag }, cacheAs.seconds);
+      exchange.responseHeaders['x-cache'] = 'MISS';
+    }
+    return respond(exchange, body, etag);
+  }
+
+  function route(exchange: Exchange): GatewayResponse | undefined {
+    const { method, path } = exchange;
+    if (path === GRAPHQL_PATH) {
+      if (method !== 'GET' && method !== 'POST') return errorResponse(405, `${method} is not allowed on ${path}`, { allow: 'GET, POST' });
+      exchange.destination = { kind: 'graphql', route: GRAPHQL_PATH };
+      return undefined;
+    }
+    const isDocument = path === options.openapi.path;
+    const match = isDocument ? undefined : table.match(path);
+    if (!isDocument && !match) return errorResponse(404, `No route for ${path}`);
+    if (method !== 'GET' && method !== 'HEAD') return errorResponse(405, `${method} is not allowed on ${path}`, { allow: 'GET, HEAD' });
+    if (match) {
+      matches.set(exchange, match);
+      exchange.destination = { kind: 'rest', route: match.route.config.path };
+    } else {
+      exchange.destination = { kind: 'document', route: path };
+    }
+    return undefined;
+  }
+
+  /** Synchronous for the OpenAPI document and cache hits; a promise when the operation runs. */
+  function handle(exchange: Exchange): GatewayResponse | Promise<GatewayResponse> | undefined {
+    if (exchange.destination?.kind === 'document') return respond(exchange, openapi.body, openapi.etag);
+    const match = matches.get(exchange);
+    if (!match) return undefined;
+    let variables;
+    try {
+      variables = RouteTable.variables(match, exchange.query);
+    } catch (error) {
+      if (error instanceof ParamError) return errorResponse(400, error.message);
+      throw error;
+    }
+    const viewer: Viewer | null = exchange.caller?.viewer ?? null;
+    const { path, cache: caching } = match.route.config;
+    if (caching.seconds <= 0) return answer(exchange, match, variables);
+    const key = cacheKey(path, variables, caching.scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`);
+    const cached = cache.get(key);
+    services.metrics.responseCacheLookup(path, cached !== undefined);
+    if (!cached) return answer(exchange, match, variables, { key, seconds: caching.seconds });
+    exchange.responseHeaders['x-cache'] = 'HIT';
+    return respond(exchange, cached.body, cached.etag);
+  }
+
+  return {
+    name: 'rest-routes',
+    stages: { route, handle },
+    bind(served, api) {
+      // Bound once: the front binds Mesh's envelope at start, and Yoga may report its own later.
+      if (envelope) return;
+      const { schema } = served();
+      table.bind(schema);
+      const body = JSON.stringify(buildOpenApiDocument(schema, table.routes, options.openapi, api));
+      openapi = { body, etag: strongETag(body) };
+      envelope = served;
+    },
+  };
+};

@@ -1,0 +1,46 @@
+// Finished REST responses, kept for a few seconds so that a popular request costs a lookup
+// instead of a database round trip. The catalogue only changes when an operator imports or
+// grants, so a short time-to-live is the whole invalidation: a change shows within it.
+// Keys hold the route, its variables and the caller's entitlement: responses that depend on
+// who asks (a single icon: premium markup for owners only) are kept per account, so no
+// account is ever served another's.
+import { LRUCache } from 'lru-cache';
+
+export interface CachedResponse {
+  /** UTF-8 bytes of the JSON body. */
+  body: Buffer;
+  etag: string;
+}
+
+export interface ResponseCacheOptions {
+  /** Most bytes of bodies kept. */
+  maxBytes: number;
+}
+
+export class ResponseCache {
+  private readonly entries: LRUCache<string, CachedResponse>;
+
+  constructor({ maxBytes }: ResponseCacheOptions) {
+    this.entries = new LRUCache<string, CachedResponse>({
+      maxSize: maxBytes,
+      sizeCalculation: (value, key) => value.body.byteLength + key.length + 64,
+      ttlAutopurge: false,
+    });
+  }
+
+  get(key: string): CachedResponse | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, value: CachedResponse, seconds: number): void {
+    if (seconds > 0) this.entries.set(key, value, { ttl: seconds * 1000 });
+  }
+}
+
+/** The cache key of a route's response: route, variables in a fixed order, and scope. */
+export function cacheKey(routePath: string, variables: Record<string, unknown>, scope: string): string {
+  const ordered = Object.keys(variables)
+    .sort()
+    .map((name) => [name, variables[name]]);
+  return `${routePath}\u0000${JSON.stringify(ordered)}\u0000${scope}`;
+}

@@ -1,0 +1,152 @@
+// The REST routes, compiled: path patterns to match, and for each route its operation checked
+// against the served schema once, at start: it must validate, each parameter takes the bounds
+// of the argument it fills (@constraint in the schema), and a route whose responses are shared
+// between accounts must not select anything that depends on the account.
+import { Kind, TypeInfo, validate, visit, visitWithTypeInfo, type DocumentNode, type GraphQLArgument, type GraphQLSchema } from 'graphql';
+import { ConfigError } from '../../../lib/config-validation.ts';
+import { boundsOf } from '../../../resolvers/constraints.ts';
+import { accountDependentFields } from '../../../resolvers/entitlements.ts';
+import type { OperationLibrary } from './operations.ts';
+import type { ParamRule, RestRoutesOptions, RouteConfig } from './options.ts';
+import { variablesFor } from './params.ts';
+
+export interface RouteMatch {
+  route: CompiledRoute;
+  pathParams: Record<string, string>;
+}
+
+export interface CompiledRoute {
+  config: RouteConfig;
+  pattern: RegExp;
+  pathParamNames: string[];
+  document: DocumentNode;
+  /** The operation's one root field (its response key), whose value becomes the body. */
+  rootField: string;
+  /** The parameters' rules in force: as configured, within the bounds of the arguments they fill (set by `bind`). */
+  params: Record<string, ParamRule>;
+}
+
+function compilePattern(path: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = path.replace(/[.]/g, '\\.').replace(/\{([^}]+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { pattern: new RegExp(`^${source}/?$`), names };
+}
+
+function rootFieldOf(document: DocumentNode, operation: string): string {
+  const definition = document.definitions[0];
+  if (definition?.kind !== Kind.OPERATION_DEFINITION || definition.operation !== 'query') {
+    throw new ConfigError(`operation ${operation} must be a query`);
+  }
+  const fields = definition.selectionSet.selections;
+  const [field] = fields;
+  if (fields.length !== 1 || field?.kind !== Kind.FIELD) throw new ConfigError(`operation ${operation} must select exactly one root field`);
+  return field.alias?.value ?? field.name.value;
+}
+
+/** The argument definitions each variable of the operation fills directly. */
+function argumentsByVariable(schema: GraphQLSchema, document: DocumentNode): Map<string, GraphQLArgument[]> {
+  const filled = new Map<string, GraphQLArgument[]>();
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Argument(node) {
+        const argument = typeInfo.getArgument();
+        if (node.value.kind !== Kind.VARIABLE || !argument) return;
+        const name = node.value.name.value;
+        filled.set(name, [...(filled.get(name) ?? []), argument]);
+      },
+    }),
+  );
+  return filled;
+}
+
+/**
+ * `rule` within the bounds of `argument`: bounds the config leaves out are the schema's; a
+ * configured bound may narrow the schema's, never widen it.
+ */
+function ruleWithin(rule: ParamRule, argument: GraphQLArgument, where: string): ParamRule {
+  const bounds = boundsOf(argument);
+  const lower = (name: string, configured: number | undefined, schema: number | undefined) => {
+    if (configured !== undefined && schema !== undefined && configured < schema) throw new ConfigError(`${where}.${name} ${configured} is below the schema's bound for ${argument.name} (${schema})`);
+    return configured ?? schema;
+  };
+  const upper = (name: string, configured: number | undefined, schema: number | undefined) => {
+    if (configured !== undefined && schema !== undefined && configured > schema) throw new ConfigError(`${where}.${name} ${configured} is above the schema's bound for ${argument.name} (${schema})`);
+    return configured ?? schema;
+  };
+  if (rule.type === 'integer') return { ...rule, minimum: lower('minimum', rule.minimum, bounds.min), maximum: upper('maximum', rule.maximum, bounds.max) };
+  if (rule.type === 'string') return { ...rule, minLength: lower('minLength', rule.minLength, bounds.minLength), maxLength: upper('maxLength', rule.maxLength, bounds.maxLength) };
+  return rule;
+}
+
+export class RouteTable {
+  readonly routes: CompiledRoute[];
+
+  constructor(
+    readonly options: RestRoutesOptions,
+    operations: OperationLibrary,
+  ) {
+    this.routes = options.routes.map((config) => {
+      const { pattern, names } = compilePattern(config.path);
+      const document = operations.document(config.operation);
+      return { config, pattern, pathParamNames: names, document, rootField: rootFieldOf(document, config.operation), params: config.params };
+    });
+  }
+
+  /** Checks every route's operation against the schema being served (ConfigError naming the route). */
+  bind(schema: GraphQLSchema): void {
+    for (const route of this.routes) {
+      const { path, operation, cache } = route.config;
+      const errors = validate(schema, route.document);
+      if (errors.length) throw new ConfigError(`route ${path}: operation ${operation} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);
+      if (cache.seconds > 0 && cache.scope === 'shared') {
+        const dependent = accountDependentFields(schema, route.document);
+        if (dependent.length) {
+          throw new ConfigError(
+            `route ${path}: cache scope "shared" would give one account's answer to others: operation ${operation} selects ${dependent.join(', ')}, which depend on the caller's account (use scope: account)`,
+          );
+        }
+      }
+      const filled = argumentsByVariable(schema, route.document);
+      route.params = Object.fromEntries(
+        Object.entries(route.config.params).map(([name, rule]) => [
+          name,
+          (filled.get(rule.variable ?? name) ?? []).reduce((narrowed, argument) => ruleWithin(narrowed, argument, `route ${path}: params.${name}`), rule),
+        ]),
+      );
+    }
+  }
+
+  match(path: string): RouteMatch | undefined {
+    for (const route of this.routes) {
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      const pathParams: Record<string, string> = {};
+      let decodable = true;
+      route.pathParamNames.forEach((name, i) => {
+        try {
+          pathParams[name] = decodeURIComponent(found[i + 1]!);
+        } catch {
+          decodable = false;
+        }
+      });
+      if (decodable) return { route, pathParams };
+    }
+    return undefined;
+  }
+
+  /** A matched route's variables by its rules (ParamError when one is broken). */
+  static variables(match: RouteMatch, query: URLSearchParams): Record<string, unknown> {
+    return variablesFor(match.route.params, query, match.pathParams);
+  }
+
+  /** The response body of a successful result. */
+  static body(route: CompiledRoute, data: Record<string, unknown>): unknown {
+    const value = data[route.rootField];
+    return route.config.envelope === 'page' ? value : { data: value };
+  }
+}

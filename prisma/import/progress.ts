@@ -1,0 +1,48 @@
+// Import progress for a person at a terminal: one line, rewritten in place, with sets done and
+// icons per second; without a terminal, one line per set so logs stay readable.
+import type { ImportEvent, ImportSummary } from './import-sets.ts';
+
+const number = new Intl.NumberFormat('en-US');
+
+export function createProgressReporter(tty: NodeJS.WriteStream | undefined, log: (line: string) => void) {
+  let setsDone = 0;
+  let setsTotal = 0;
+  let setStarted = performance.now();
+  let lastDraw = 0;
+  return (event: ImportEvent) => {
+    if (event.type === 'set-start') {
+      setsTotal = event.total;
+      setStarted = performance.now();
+    } else if (event.type === 'progress' && tty) {
+      const now = performance.now();
+      if (now - lastDraw < 100 && event.iconsDone < event.iconsTotal) return;
+      lastDraw = now;
+      const rate = event.iconsDone / Math.max((now - setStarted) / 1000, 0.001);
+      tty.write(
+        `\r\x1b[K[${setsDone}/${setsTotal} sets] ${event.prefix}: ${number.format(event.iconsDone)}/${number.format(event.iconsTotal)} icons, ${number.format(Math.round(rate))} icons/s`,
+      );
+    } else if (event.type === 'set-done') {
+      setsDone++;
+      const { result } = event;
+      if (tty) tty.write('\r\x1b[K');
+      const seconds = result.milliseconds / 1000;
+      log(
+        `[${setsDone}/${setsTotal}] ${result.prefix}: ` +
+          (result.status === 'unchanged'
+            ? `unchanged (${number.format(result.icons)} icons)`
+            : `${number.format(result.icons)} icons, ${number.format(result.iconsWritten)} rows written, ${seconds.toFixed(1)} s` +
+              (result.unpublished ? `, ${result.unpublished} unpublished` : '')),
+      );
+    }
+  };
+}
+
+export function formatSummary(summary: ImportSummary): string {
+  const imported = summary.sets.filter((set) => set.status === 'imported').length;
+  const seconds = summary.milliseconds / 1000;
+  return (
+    `Done: ${summary.sets.length} sets (${imported} imported, ${summary.sets.length - imported} unchanged), ` +
+    `${number.format(summary.icons)} published icons, ${number.format(summary.iconsWritten)} icon rows written ` +
+    `in ${seconds.toFixed(1)} s (${number.format(Math.round(summary.iconsWritten / Math.max(seconds, 0.001)))} rows/s).`
+  );
+}

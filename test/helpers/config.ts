@@ -1,0 +1,18 @@
+// A gateway config of a test's own: the project's .meshrc.yaml, edited, in a temporary folder.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
+
+/** Runs `work` with a temporary folder holding the project's .meshrc.yaml, edited by `edit`. */
+export async function withConfig<T>(edit: (config: string) => string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
+  try {
+    const original = await readFile(join(PROJECT_ROOT, '.meshrc.yaml'), 'utf8');
+    const absoluteSource = original.replace('source: ./resolvers/mesh-source.ts', `source: ${join(PROJECT_ROOT, 'resolvers', 'mesh-source.ts')}`);
+    await writeFile(join(dir, '.meshrc.yaml'), edit(absoluteSource));
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
