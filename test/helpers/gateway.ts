@@ -1,6 +1,9 @@
 // A gateway serving over a real socket: in this process (as many as a test wants, each from its
 // own .meshrc.yaml), or as a child process with its own environment.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Database } from '../../prisma/database.ts';
 import { gatewayNodeArgs } from '../../lib/start-command.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
@@ -67,4 +70,47 @@ export function startGatewayProcess(env: Record<string, string>): Promise<Runnin
       fail(new Error(`gateway exited with ${code}:\n${output}`));
     });
   });
+}
+
+/** A free TCP port on 127.0.0.1 (for servers that cannot be told to pick one and say which). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
+
+/**
+ * A GraphQL Mesh command of the project (`mesh dev`, `mesh start`) as a child process serving on
+ * `port`, ready once its /healthz answers.
+ */
+export async function startMeshCommand(args: string[], port: number, env: Record<string, string>): Promise<RunningGateway & { output: () => string }> {
+  const child = spawn(join(PROJECT_ROOT, 'node_modules', '.bin', 'mesh'), args, {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port), FORK: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const close = () =>
+    new Promise<void>((closed) => {
+      if (child.exitCode !== null || child.signalCode !== null) return closed();
+      child.once('exit', () => closed());
+      child.kill('SIGTERM');
+    });
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`mesh ${args.join(' ')} exited with ${child.exitCode}:\n${output}`);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { url, close, output: () => output };
+    await new Promise((wait) => setTimeout(wait, 250));
+  }
+  await close();
+  throw new Error(`mesh ${args.join(' ')} did not serve within 90 s:\n${output}`);
 }

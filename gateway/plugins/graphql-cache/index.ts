@@ -42,8 +42,8 @@ export const useGraphqlCache: PluginFactory = (rawOptions, services, where): Gat
   const privateResponses: YogaPlugin = {
     // The cache adds ETag and Last-Modified; results depend on the caller's key (sent in a
     // header shared caches do not know to vary on), so no shared cache may keep them.
-    onResponse({ response }) {
-      response.headers.set('cache-control', 'private, no-store');
+    onResponse({ request, response, serverContext }) {
+      if (exchangeOf(request, serverContext)?.destination?.kind === 'graphql') response.headers.set('cache-control', 'private, no-store');
     },
   };
   return { name: 'graphql-cache', yoga: [cache, privateResponses] };

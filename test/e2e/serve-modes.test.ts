@@ -1,0 +1,94 @@
+// The same small contract through every way of serving the config: `npm start` (the node:http
+// front and its bundle), `mesh dev`, and `mesh build` + `mesh start`. Each must answer the same
+// paths alike: probes, metrics, the OpenAPI document, REST (refusals included) and GraphQL.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
+import { createApiKey } from '../../prisma/accounts/api-keys.ts';
+import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+import { freePort, startGatewayProcess, startMeshCommand, type RunningGateway } from '../helpers/gateway.ts';
+
+const skip = Boolean(await postgresUnavailable());
+
+describe.skipIf(skip)('every serve mode answers the same contract', () => {
+  let database: TestDatabase;
+  let key: string;
+  let premiumSlug: string;
+  const servers: Record<string, RunningGateway> = {};
+
+  beforeAll(async () => {
+    database = await createCatalogueCopy('postgres');
+    const { prisma } = database.db;
+    key = (await createApiKey(prisma, { accountName: `serve-modes-${Date.now()}` })).key;
+    premiumSlug = (await prisma.icon.findFirstOrThrow({ where: { premium: true, published: true }, orderBy: { id: 'asc' } })).slug;
+    // Memory counters: each server counts alone, so the same requests get the same headers.
+    const env = { DATABASE_URL: database.url!, REDIS_URL: '', REDIS_CLUSTER_NODES: '' };
+    execFileSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'mesh'), ['build'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const [npmStart, meshDev, meshStart] = await Promise.all([
+      startGatewayProcess(env),
+      freePort().then((port) => startMeshCommand(['dev', '--port', String(port)], port, env)),
+      freePort().then((port) => startMeshCommand(['start'], port, env)),
+    ]);
+    Object.assign(servers, { 'npm start': npmStart, 'mesh dev': meshDev, 'mesh start': meshStart });
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(servers).map((server) => server.close()));
+    await database?.drop();
+  });
+
+  /** What a client sees of the contract's requests: statuses, the headers that matter, bodies. */
+  async function contract(url: string) {
+    const ask = async (path: string, init: RequestInit = {}) => {
+      const response = await fetch(`${url}${path}`, init);
+      const text = await response.text();
+      const type = response.headers.get('content-type') ?? '';
+      return {
+        status: response.status,
+        limit: response.headers.get('x-ratelimit-limit'),
+        allow: response.headers.get('allow'),
+        cacheControl: response.headers.get('cache-control'),
+        type: type.split(';')[0],
+        body: type.includes('json') ? JSON.parse(text) : undefined,
+      };
+    };
+    const withKey = { headers: { 'x-api-key': key } };
+    const health = await ask('/healthz');
+    const metrics = await fetch(`${url}/metrics`); // after a request it counts
+    return {
+      health,
+      ready: await ask('/readyz'),
+      metrics: { status: metrics.status, counted: /^icon_gateway_requests_total\{route="\/healthz",method="GET",status="200"\} \d+$/m.test(await metrics.text()) },
+      openapi: await ask('/openapi.json'),
+      noKey: await ask('/icons'),
+      list: await ask('/icons?per_page=3&sort=az', withKey),
+      search: await ask('/search?q=arow%20left&per_page=2', withKey),
+      badParam: await ask('/icons?per_page=0', withKey),
+      premium: await ask(`/icons/${premiumSlug}`, withKey),
+      unknownPath: await ask('/nowhere', withKey),
+      wrongMethod: await ask('/categories', { method: 'DELETE', ...withKey }),
+      graphql: await ask(`/graphql?query=${encodeURIComponent('{ categories { slug iconCount } }')}`, withKey),
+    };
+  }
+
+  it('answers alike under npm start, mesh dev and mesh start', async () => {
+    const seen = Object.fromEntries(await Promise.all(Object.entries(servers).map(async ([mode, server]) => [mode, await contract(server.url)] as const)));
+    const reference = seen['npm start']!;
+    // The reference is what the API promises, not merely what one mode happens to do.
+    expect(reference.health).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(reference.ready).toMatchObject({ status: 200, body: { status: 'ready', checks: { database: 'ok' } } });
+    expect(reference.metrics).toEqual({ status: 200, counted: true });
+    expect(reference.openapi.body.paths).toHaveProperty('/icons/{ref}');
+    expect(reference.noKey).toMatchObject({ status: 401, limit: '1000', body: { error: { code: 401 } } });
+    expect(reference.list).toMatchObject({ status: 200, cacheControl: 'private, no-cache', body: { meta: { page: 1, per_page: 3 } } });
+    expect(reference.search.body.data[0].name).toBe('Arrow Left');
+    expect(reference.badParam).toMatchObject({ status: 400, body: { error: { code: 400, message: 'per_page must be a whole number from 1 to 100 (got "0")' } } });
+    expect(reference.premium.status).toBe(403);
+    expect(reference.unknownPath.status).toBe(404);
+    expect(reference.wrongMethod).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+    expect(reference.graphql).toMatchObject({ status: 200, cacheControl: 'private, no-store' });
+    expect(reference.graphql.body.data.categories.length).toBeGreaterThan(5);
+    expect(seen['mesh dev']).toEqual(reference);
+    expect(seen['mesh start']).toEqual(reference);
+  });
+});
