@@ -1,12 +1,13 @@
 // The process's log: one JSON object per line on stdout (pino), for log collectors. LOG_LEVEL
 // (default info) filters it; `silent` turns it off. Nothing secret is ever passed to it:
 // requests are logged by route, status and account, never with their headers or API keys.
-// Lines are written without blocking, in batches of 4 KiB or at least once a second (writing
-// each access line on its own cost 40 % of the throughput of a cached route). If stdout cannot
+// Lines are written without blocking, in batches of 4 KiB or at least once a second (a write per
+// access line was a large part of a cached route's cost, bench/RESULTS.md). If stdout cannot
 // keep up, at most 16 MiB wait; beyond that lines are dropped and counted
 // (icon_gateway_log_lines_dropped_total), so a slow log reader never exhausts memory.
-// The access log, one line per request, is written through `writeInfoLine` by its own
-// serializer: pino's generic one cost about 5 µs a line, a tenth of a cached response.
+// The access log, one line per request, is written through `writeInfoLine`, its members
+// encoded by the caller: pino's generic serializer was a large part of a cached response
+// (bench/RESULTS.md); the line is the one pino would write.
 import { pino, type Logger } from 'pino';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

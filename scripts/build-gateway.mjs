@@ -1,6 +1,6 @@
 // Bundles the gateway's own TypeScript (gateway/, resolvers/, prisma/, lib/) into
 // dist/gateway.mjs for `npm start`, leaving every package in node_modules to Node. Running the
-// sources through tsx's loader instead costs about 5 s more at start and 200 MB more memory
+// sources through tsx's loader instead costs seconds more at start and far more memory
 // (its hooks run in a second thread that holds every transformed module); see README, Timings.
 import { build } from 'esbuild';
 import { mkdir, rename, writeFile } from 'node:fs/promises';

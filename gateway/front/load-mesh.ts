@@ -26,7 +26,7 @@ export interface LoadedMesh {
 
 /**
  * Mesh's own config loader. `@graphql-mesh/cli`'s entry also loads every CLI command (yargs,
- * the TypeScript compiler for `mesh build` artifacts): 1.7 s and 50 MB more at start than its
+ * the TypeScript compiler for `mesh build` artifacts): seconds and tens of MB more at start than its
  * config module alone, which is all a server needs. The cli version is pinned in package.json;
  * if a new one moves the module, the entry is used instead.
  */

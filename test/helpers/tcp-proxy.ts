@@ -5,6 +5,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly replies = new Map<Socket, Socket>();
   port = 0;
 
   constructor(
@@ -24,10 +25,17 @@ export class TcpProxy {
         });
       }
       client.pipe(upstream).pipe(client);
+      this.replies.set(upstream, client);
+      upstream.on('close', () => this.replies.delete(upstream));
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as { port: number }).port;
     return this;
+  }
+
+  /** Keeps connections open but passes no more replies to the clients: a stalled service. */
+  stall(): void {
+    for (const [upstream, client] of this.replies) upstream.unpipe(client);
   }
 
   /** Drops every connection and refuses new ones, keeping the port for `start` to reuse. */

@@ -6,6 +6,8 @@ import { RateLimiter } from '../../gateway/plugins/rate-limit/limiter.ts';
 import { MemoryStore } from '../../gateway/plugins/rate-limit/memory-store.ts';
 import { parseClusterNodes, RedisStore } from '../../gateway/plugins/rate-limit/redis-store.ts';
 import { windowOf, type RateLimitStore } from '../../gateway/plugins/rate-limit/store.ts';
+import { DeadlineError } from '../../gateway/plugins/rate-limit/deadline.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 import { redisClusterUnavailable, startRedisCluster, type RunningCluster } from '../helpers/redis-cluster.ts';
 
@@ -58,6 +60,39 @@ describe.skipIf(redisSkip)('Redis shared by several clients (processes)', () => 
     const limiters = await Promise.all([1, 2, 3].map(async () => new RateLimiter({ store: await connected(new RedisStore({ url: REDIS_URL, keyPrefix: prefix })) })));
     const decisions = await Promise.all(Array.from({ length: 600 }, (_, i) => limiters[i % 3]!.check('k', 250)));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(250);
+  });
+});
+
+describe.skipIf(Boolean(redisSkip))('the Redis store and the time it waits', () => {
+  const redisPort = Number(new URL(REDIS_URL).port || 6379);
+  const busyFor = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('counts a hit whose reply the busy event loop read late, instead of failing it open', async () => {
+    const s = await connected(new RedisStore({ url: REDIS_URL, keyPrefix: `test:${randomUUID()}:`, commandTimeoutMs: 100 }));
+    const pending = s.hit('busy', HOUR);
+    // Right after ioredis has written the command (auto-pipelined, in a setImmediate queued
+    // before this one), the loop is blocked for three deadlines, so the reply waits unread in
+    // the socket while the timers come due.
+    setImmediate(() => busyFor(350));
+    await expect(pending).resolves.toMatchObject({ count: 1 });
+    expect((await s.hit('busy', HOUR)).count).toBe(2);
+  });
+
+  it('fails a hit within the deadline when Redis stalls and the loop is not busy', async () => {
+    const proxy = await new TcpProxy('127.0.0.1', redisPort).start();
+    try {
+      const s = await connected(new RedisStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: `test:${randomUUID()}:`, commandTimeoutMs: 100 }));
+      expect((await s.hit('stall', HOUR)).count).toBe(1);
+      proxy.stall();
+      const started = performance.now();
+      await expect(s.hit('stall', HOUR)).rejects.toThrow(DeadlineError);
+      expect(performance.now() - started).toBeLessThan(400);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
 

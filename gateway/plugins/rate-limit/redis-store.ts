@@ -1,10 +1,11 @@
 // Counters in Redis (one server, or a Redis Cluster), shared by every gateway process and host
-// that uses it: exact
-// across all of them, because one Lua script increments and sets the expiry in one round trip
-// (never read-then-write). A short command timeout and no offline queue mean an unreachable
-// Redis fails a request's check quickly instead of hanging it; the limiter decides whether
-// that lets the request through (fail open) or refuses it (fail closed).
+// that uses it: exact across all of them, because one Lua script increments and sets the expiry
+// in one round trip (never read-then-write). A short deadline (deadline.ts: not blaming Redis
+// for the gateway's own busy loop) and no offline queue mean an unreachable or stalled Redis
+// fails a request's check quickly instead of hanging it; the limiter decides whether that lets
+// the request through (fail open) or refuses it (fail closed).
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { answerWithin } from './deadline.ts';
 import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
 
 const HIT_SCRIPT = `
@@ -71,7 +72,9 @@ export class RedisStore implements RateLimitStore {
 
   constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200 }: RedisStoreOptions) {
     const options: RedisOptions = {
-      commandTimeout: commandTimeoutMs,
+      // A backstop that frees commands a stalled connection never answers; requests wait no
+      // longer than answerWithin allows (commandTimeoutMs, renewed only while the loop is late).
+      commandTimeout: commandTimeoutMs * 6,
       connectTimeout: 2_000,
       enableOfflineQueue: false,
       // Commands issued in the same tick go out as one write: under load, one syscall for many requests.
@@ -130,7 +133,7 @@ export class RedisStore implements RateLimitStore {
     // First use: connect, waiting no longer than one command may take.
     if (this.redis.status === 'wait') await this.connect(this.commandTimeoutMs);
     const { start, end } = windowOf(now, windowMs);
-    const count = await this.redis.rateLimitHit(`${this.keyPrefix}${key}:${start}`, String(end));
+    const count = await answerWithin(this.redis.rateLimitHit(`${this.keyPrefix}${key}:${start}`, String(end)), this.commandTimeoutMs);
     return { count: Number(count), resetAt: end };
   }
 
