@@ -101,3 +101,37 @@ describe('REST and probes through Yoga alone', () => {
     expect(((await (await get('/openapi.json')).json()) as { paths: Record<string, unknown> }).paths).toHaveProperty('/icons/{ref}');
   });
 });
+
+describe('unexpected failures through Yoga alone', () => {
+  let broken: TestDatabase;
+  let brokenGateway: Gateway;
+  let brokenYoga: ReturnType<typeof createYoga>;
+
+  beforeAll(async () => {
+    // Anonymous callers, so no key lookup: the failure happens in the resolvers. The database
+    // is closed under the gateway, whose queries then fail with the driver's own message.
+    const options = JSON.parse(JSON.stringify(projectGatewayOptions()).replace('"allowAnonymous":false', '"allowAnonymous":true').replace('"internalErrorMessage":"Internal server error"', '"internalErrorMessage":"Something went wrong on our side"'));
+    broken = await createCatalogueCopy('pglite');
+    brokenGateway = createGateway(options, { database: async () => broken.db, env: {} });
+    // Mesh serves GraphQL with Yoga's own masking off; the gateway must not rely on it.
+    brokenYoga = createYoga({ schema: createCatalogueSchema(), plugins: [brokenGateway.yogaPlugin], maskedErrors: false });
+    await broken.db.close();
+  });
+  afterAll(async () => {
+    await brokenGateway?.close();
+    await broken?.drop().catch(() => {});
+  });
+
+  it('answers GraphQL with the configured message and code, never the cause', async () => {
+    const response = await brokenYoga.fetch(`http://yoga.test/graphql?query=${encodeURIComponent('{ categories { slug } }')}`);
+    const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors.map((error) => [error.message, error.extensions.code])).toEqual([['Something went wrong on our side', 'INTERNAL_SERVER_ERROR']]);
+    expect(JSON.stringify(body)).not.toMatch(/pglite|closed|prisma/i);
+  });
+
+  it('answers REST with a 500 in the error body and the same message', async () => {
+    const response = await brokenYoga.fetch('http://yoga.test/categories');
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { code: 500, message: 'Something went wrong on our side' } });
+  });
+});

@@ -4,11 +4,14 @@
 // logged with the request id and answered 500 with `internalErrorMessage`, or 503 with
 // Retry-After when the database had no connection free in time (overload a client can retry).
 // The gateway uses this shaper for stages, REST results and the front alike; without the
-// plugin in .meshrc.yaml it uses the same shaper with the default message.
-import type { GraphQLError } from 'graphql';
+// plugin in .meshrc.yaml it uses the same shaper with the default message. On /graphql the
+// plugin also replaces unexpected errors in results by `internalErrorMessage` (Mesh serves
+// GraphQL with Yoga's masking off, which would send a database error's text to the client).
+import { GraphQLError } from 'graphql';
+import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { ERROR_STATUS, type ErrorCode } from '../../../resolvers/errors.ts';
 import { logger } from '../../../lib/logger.ts';
-import type { Exchange } from '../../pipeline/exchange.ts';
+import type { Exchange, RequestCarrier } from '../../pipeline/exchange.ts';
 import type { ErrorShaper, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
@@ -56,7 +59,30 @@ export function createErrorShaper({ internalErrorMessage }: ErrorShapingOptions)
 
 export const defaultErrorShaper = (): ErrorShaper => createErrorShaper(errorShapingOptions.parse({}));
 
-export const useErrorShaping: PluginFactory = (rawOptions, _services, where): GatewayPlugin => ({
-  name: 'error-shaping',
-  errors: createErrorShaper(parsePluginOptions(errorShapingOptions, rawOptions, where)),
-});
+/** Whether a GraphQL error is one the API means to show: a known code, or a request error (syntax, validation) rather than a failure. */
+function isExpected(error: GraphQLError): boolean {
+  const code = error.extensions?.code as string | undefined;
+  return (code !== undefined && code in ERROR_STATUS) || error.originalError === undefined || error.originalError instanceof GraphQLError;
+}
+
+export const useErrorShaping: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
+  const options = parsePluginOptions(errorShapingOptions, rawOptions, where);
+  const masked = (error: GraphQLError, exchange: Exchange) => {
+    if (isExpected(error)) return error;
+    logUnexpected(exchange, error);
+    return new GraphQLError(options.internalErrorMessage, { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
+  };
+  const maskUnexpectedGraphQLErrors: YogaPlugin = {
+    onExecute({ args }) {
+      const exchange = services.exchangeOf(args.contextValue as RequestCarrier);
+      if (!exchange || exchange.destination?.kind !== 'graphql') return undefined; // REST results are shaped as responses
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!('errors' in result) || !result.errors?.length) return;
+          setResult({ ...result, errors: result.errors.map((error) => masked(error, exchange)) });
+        },
+      };
+    },
+  };
+  return { name: 'error-shaping', errors: createErrorShaper(options), yoga: [maskUnexpectedGraphQLErrors] };
+};
