@@ -75,7 +75,7 @@ export const useErrorShaping: PluginFactory = (rawOptions, services, where): Gat
   const maskUnexpectedGraphQLErrors: YogaPlugin = {
     onExecute({ args }) {
       const exchange = services.exchangeOf(args.contextValue as RequestCarrier);
-      if (!exchange || exchange.destination?.kind !== 'graphql') return undefined; // REST results are shaped as responses
+      if (exchange?.destination?.kind !== 'graphql') return undefined; // REST results are shaped as responses
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
