@@ -5,7 +5,7 @@ import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
 import { convertParam, describeRule, ParamError, variablesFor } from '../../gateway/plugins/rest-routes/params.ts';
 import { restRoutesOptions, type ParamRule } from '../../gateway/plugins/rest-routes/options.ts';
 
-const where = ['plugins', '@icon-catalogue/gateway/rest-routes'];
+const where = ['plugins', '@icon-catalogue/gateway', 'plugins', 6, 'rest-routes'];
 const validate = (options: unknown) => validateConfig(restRoutesOptions, options, '.meshrc.yaml', where);
 const route = (extra: Record<string, unknown> = {}) => ({ path: '/icons', operation: 'ListIcons', envelope: 'page', ...extra });
 
@@ -18,7 +18,7 @@ describe('route table validation', () => {
   });
 
   it.each([
-    [{ routes: [] }, 'plugins["@icon-catalogue/gateway/rest-routes"].routes: must list at least one route'],
+    [{ routes: [] }, 'plugins["@icon-catalogue/gateway"].plugins[6]["rest-routes"].routes: must list at least one route'],
     [{ routes: [route({ path: 'icons' })] }, '.routes[0].path: must be a path like /icons'],
     [{ routes: [route({ envelope: 'list' })] }, '.routes[0].envelope'],
     [{ routes: [route(), route({ operation: 'Other' })] }, '.routes[1].path: "/icons" is already routed (routes[0])'],
