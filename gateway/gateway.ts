@@ -47,19 +47,21 @@ export interface Gateway {
 export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   const where = ['plugins', GATEWAY_PLUGIN_NAME] as const;
   const { plugins: entries } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
-  const exchanges = new WeakMap<object, Exchange>();
+  // Each server request object carries its exchange under a symbol of this gateway's own.
+  const EXCHANGE = Symbol('the gateway exchange of this request');
   const metrics = new GatewayMetrics();
   const plugins: GatewayPlugin[] = [];
   let shaper: ErrorShaper = defaultErrorShaper();
   let bound = false;
 
+  type Carried = { [EXCHANGE]?: Exchange };
   const track = (exchange: Exchange) => {
     const { req, request } = exchange.carrier;
-    if (req) exchanges.set(req, exchange);
-    if (request) exchanges.set(request, exchange);
+    if (req) (req as Carried)[EXCHANGE] = exchange;
+    if (request) (request as Carried)[EXCHANGE] = exchange;
     return exchange;
   };
-  const exchangeOf = ({ req, request }: RequestCarrier) => (req && exchanges.get(req)) ?? (request && exchanges.get(request));
+  const exchangeOf = ({ req, request }: RequestCarrier) => (req as Carried | undefined)?.[EXCHANGE] ?? (request as Carried | undefined)?.[EXCHANGE];
 
   const services: GatewayServices = {
     database: host.database,

@@ -4,7 +4,7 @@
 // to Mesh's own HTTP handler, where the gateway's Yoga plugin finds the same exchange.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createMeshHTTPHandler } from '@graphql-mesh/http';
-import { handleMaybePromise } from '@whatwg-node/promise-helpers';
+import { whenReady } from '../../lib/maybe-promise.ts';
 import { isBodyless, type Exchange, type GatewayResponse } from '../pipeline/exchange.ts';
 import type { LoadedMesh } from './load-mesh.ts';
 
@@ -53,7 +53,7 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   /** Answers without a promise when the pipeline does (cache hits, refusals); else returns one. */
   function handle(req: IncomingMessage, res: ServerResponse) {
     const exchange = gateway.exchangeFromNode(req);
-    return handleMaybePromise(
+    return whenReady(
       () => pipeline.run(exchange),
       (response) => (response ? answer(res, exchange, response) : passOn(req, res, exchange)),
       (error: unknown) => answer(res, exchange, pipeline.fail(error, exchange)),
@@ -66,7 +66,7 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   }
 
   const server = createServer((req, res) => {
-    handleMaybePromise(
+    whenReady(
       () => handle(req, res),
       () => undefined,
       (error: unknown) => fail(req, res, error),

@@ -52,6 +52,11 @@ export interface Exchange {
   caller?: Caller;
   /** Headers every response to this request carries (rate-limit headers, request id). */
   readonly responseHeaders: Record<string, string>;
+  /**
+   * A plugin's own state for this request, under a symbol only that plugin holds (cheaper for
+   * the garbage collector than a WeakMap per plugin, on every request).
+   */
+  [pluginState: symbol]: unknown;
 }
 
 /** What carries a request in a server: GraphQL contexts and Yoga's server context look alike. */

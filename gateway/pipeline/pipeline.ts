@@ -1,9 +1,9 @@
 // One gateway's pipeline: the stages of its plugins, by phase (PHASES) and, within a phase, in
 // the order .meshrc.yaml lists the plugins. Whichever server carries a request (the node:http
 // front, or Yoga under `mesh dev` / `mesh start`) runs it here, so both answer alike.
-import { handleMaybePromise } from '@whatwg-node/promise-helpers';
+import { whenReady, type MaybePromise } from '../../lib/maybe-promise.ts';
 import type { Exchange, GatewayResponse } from './exchange.ts';
-import { PHASES, type ErrorShaper, type GatewayPlugin, type MaybePromise, type Stage } from './plugin.ts';
+import { PHASES, type ErrorShaper, type GatewayPlugin, type Stage } from './plugin.ts';
 
 export class Pipeline {
   private readonly stages: Stage[];
@@ -28,7 +28,7 @@ export class Pipeline {
   private runFrom(index: number, exchange: Exchange): MaybePromise<GatewayResponse | undefined> {
     const stage = this.stages[index];
     if (!stage) return undefined;
-    return handleMaybePromise(
+    return whenReady(
       () => stage(exchange),
       (response) => (response ? this.finish(response, exchange) : this.runFrom(index + 1, exchange)),
       (error: unknown) => this.fail(error, exchange),

@@ -4,11 +4,10 @@
 import type { GetEnvelopedFn } from '@envelop/core';
 import type { GraphQLError } from 'graphql';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
+import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import type { Database } from '../../prisma/database.ts';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
 import type { Exchange, GatewayResponse, RequestCarrier } from './exchange.ts';
-
-export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * The phases of a request, in order; within a phase, stages run in the order of their plugins.

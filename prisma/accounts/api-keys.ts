@@ -71,6 +71,12 @@ export interface ApiKeyRecord {
   /** SHA-256 of the whole key, as bytes (decoded once, not on every request). */
   secretDigest: Buffer;
   revoked: boolean;
+  /**
+   * The key itself, once a request proved it by digest: while a gateway keeps this record in
+   * memory (keyCacheSeconds), later requests are compared with it in constant time instead of
+   * hashed. Never written anywhere; the key cache zeroes it when it drops the record.
+   */
+  proven?: Buffer;
 }
 
 /** The record of a public id, or null when no key has it. */
@@ -87,13 +93,21 @@ export async function findApiKeyRecord(prisma: PrismaClient, publicId: string): 
   };
 }
 
-/** The verified key if `presented` is the key of `record` (constant-time digest comparison) and not revoked. */
+/**
+ * The verified key if `presented` is the key of `record` and the key is not revoked: compared in
+ * constant time with the key a request already proved against this record, else by digest.
+ */
 export function checkApiKey(record: ApiKeyRecord | null, presented: string): VerifiedKey | undefined {
   if (!record || record.revoked) return undefined;
-  const expected = record.secretDigest;
-  const actual = keyDigest(presented);
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
+  const bytes = Buffer.from(presented, 'latin1'); // keys are ASCII (KEY_PATTERN)
+  if (record.proven) return sameBytes(record.proven, bytes) ? record.key : undefined;
+  if (!sameBytes(record.secretDigest, keyDigest(presented))) return undefined;
+  record.proven = bytes;
   return record.key;
+}
+
+function sameBytes(expected: Buffer, actual: Buffer): boolean {
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 const TOUCH_INTERVAL_MS = 60_000;

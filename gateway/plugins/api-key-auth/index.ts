@@ -5,7 +5,7 @@
 // revocation takes effect within that time. The caller's account reaches the resolvers, which
 // is what lets an owner see premium markup. Missing or invalid keys get 401 before any work is
 // done; keys never reach a log line.
-import { handleMaybePromise } from '@whatwg-node/promise-helpers';
+import { whenReady } from '../../../lib/maybe-promise.ts';
 import { checkApiKey, createKeyToucher, findApiKeyRecord, publicIdOf, type ApiKeyRecord } from '../../../prisma/accounts/api-keys.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
@@ -49,7 +49,7 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
     }
     const publicId = presented === undefined ? undefined : publicIdOf(presented);
     if (publicId === undefined) return admit(exchange, '', null);
-    return handleMaybePromise(
+    return whenReady(
       () => records.record(publicId),
       (record) => admit(exchange, presented!, record),
     );

@@ -1,10 +1,11 @@
 // API-key records kept in this process for a few seconds, so that authenticating a request
-// costs a map lookup and a SHA-256 instead of a database round trip. What is kept is the
-// record (public id, digest, account, limit, revoked), never the key itself, and every request
-// still proves it holds the key by its digest. Unknown public ids are remembered too, so a client
-// retrying a wrong key does not reach the database each time. The price is that a revocation,
-// or a key's new limit, takes effect within `ttlSeconds` on a gateway that saw the key
-// recently; the README documents it. Concurrent requests for one id share one lookup.
+// costs a map lookup and a comparison instead of a database round trip. What is kept is the
+// record (public id, digest, account, limit, revoked) and, once a request proved the key by its
+// digest, that key, in memory only and for the record's lifetime (checkApiKey); every request
+// still proves it holds the key, in constant time. Unknown public ids are remembered too, so a
+// client retrying a wrong key does not reach the database each time. The price is that a
+// revocation, or a key's new limit, takes effect within `ttlSeconds` on a gateway that saw the
+// key recently; the README documents it. Concurrent requests for one id share one lookup.
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyRecord } from '../../../prisma/accounts/api-keys.ts';
 
@@ -33,6 +34,12 @@ export class KeyCache {
       ttl: ttlSeconds * 1000,
       ttlAutopurge: false,
       fetchMethod: async (publicId) => ({ record: await lookup(publicId) }),
+      // A record leaving the cache takes the key a request proved against it along (zeroed):
+      // a request still holding the record then checks by digest.
+      dispose: ({ record }) => {
+        record?.proven?.fill(0);
+        if (record) record.proven = undefined;
+      },
     });
   }
 

@@ -4,7 +4,7 @@
 // counters live in this process (store: memory) or in Redis (store: redis, REDIS_URL), where
 // every process and host sharing it sees one exact count. If Redis cannot be reached the
 // request proceeds with a logged warning (failOpen: true) or is refused with 503.
-import { handleMaybePromise } from '@whatwg-node/promise-helpers';
+import { whenReady } from '../../../lib/maybe-promise.ts';
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { logger } from '../../../lib/logger.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
@@ -68,7 +68,7 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
       limit(exchange) {
         if (!exchange.caller) return undefined; // a public path
         const { key } = exchange.caller;
-        return handleMaybePromise(
+        return whenReady(
           () => (key ? limiter.check(`key:${key.publicId}`, key.hourlyLimit ?? options.hourlyLimit) : limiter.check(`ip:${exchange.ip}`, options.anonymousHourlyLimit)),
           (decision) => apply(exchange, decision, !key),
         );

@@ -2,7 +2,7 @@
 // whether it may proceed, with what to put in the X-RateLimit-* headers. When the store cannot
 // be reached it fails open (the request proceeds, a warning is logged at most once a minute)
 // or closed (the request is refused with 503), as configured.
-import { handleMaybePromise } from '@whatwg-node/promise-helpers';
+import { whenReady } from '../../../lib/maybe-promise.ts';
 import type { RateLimitStore, WindowCount } from './store.ts';
 
 export interface RateLimitDecision {
@@ -46,7 +46,7 @@ export class RateLimiter {
    * the hot path pays no promise; a promise otherwise (Redis).
    */
   check(key: string, limit: number, now = Date.now()): RateLimitDecision | Promise<RateLimitDecision> {
-    return handleMaybePromise(
+    return whenReady(
       () => this.store.hit(key, this.windowMs, now),
       (counted) => this.decide(counted, limit, now),
       (error: unknown) => this.storeFailure(error, limit, now),

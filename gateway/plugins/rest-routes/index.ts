@@ -27,7 +27,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   const options = parsePluginOptions(restRoutesOptions, rawOptions, where);
   const table = new RouteTable(options, loadOperations(isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations)));
   const cache = new ResponseCache({ maxBytes: options.cacheMaxBytes });
-  const matches = new WeakMap<Exchange, RouteMatch>();
+  const MATCH = Symbol('rest-routes: the route a request matched');
   let envelope: Envelope | undefined;
   let openapi = { body: '{}', etag: strongETag('{}') };
 
@@ -69,7 +69,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     if (!isDocument && !match) return errorResponse(404, `No route for ${path}`);
     if (method !== 'GET' && method !== 'HEAD') return errorResponse(405, `${method} is not allowed on ${path}`, { allow: 'GET, HEAD' });
     if (match) {
-      matches.set(exchange, match);
+      exchange[MATCH] = match;
       exchange.destination = { kind: 'rest', route: match.route.config.path };
     } else {
       exchange.destination = { kind: 'document', route: path };
@@ -80,7 +80,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   /** Synchronous for the OpenAPI document and cache hits; a promise when the operation runs. */
   function handle(exchange: Exchange): GatewayResponse | Promise<GatewayResponse> | undefined {
     if (exchange.destination?.kind === 'document') return respond(exchange, openapi.body, openapi.etag);
-    const match = matches.get(exchange);
+    const match = exchange[MATCH] as RouteMatch | undefined;
     if (!match) return undefined;
     let variables;
     try {

@@ -1,0 +1,49 @@
+// Proving a key: by digest the first time a cached record sees it, then by a constant-time
+// comparison with the proven key, which lives only as long as the record is cached.
+import { describe, expect, it } from 'vitest';
+import { checkApiKey, digestKey, type ApiKeyRecord } from '../../prisma/accounts/api-keys.ts';
+import { KeyCache } from '../../gateway/plugins/api-key-auth/key-cache.ts';
+
+const KEY = `ick_abcdefghij_${'A'.repeat(31)}B`;
+const recordOf = (key: string, revoked = false): ApiKeyRecord => ({
+  key: { keyId: 1, publicId: 'abcdefghij', accountId: 7, hourlyLimit: null },
+  secretDigest: Buffer.from(digestKey(key), 'hex'),
+  revoked,
+});
+
+describe('checkApiKey', () => {
+  it('proves a key by digest once, then by comparison with the proven key; wrong secrets fail either way', () => {
+    const record = recordOf(KEY);
+    const wrong = `${KEY.slice(0, -1)}C`;
+    expect(checkApiKey(record, wrong)).toBeUndefined();
+    expect(record.proven).toBeUndefined(); // a wrong secret proves nothing
+    expect(checkApiKey(record, KEY)).toBe(record.key);
+    expect(record.proven?.toString('latin1')).toBe(KEY);
+    expect(checkApiKey(record, KEY)).toBe(record.key);
+    expect(checkApiKey(record, wrong)).toBeUndefined();
+    expect(checkApiKey(record, KEY.slice(0, -1))).toBeUndefined();
+  });
+
+  it('refuses a revoked key and an unknown id whatever is presented', () => {
+    const revoked = recordOf(KEY, true);
+    expect(checkApiKey(revoked, KEY)).toBeUndefined();
+    expect(revoked.proven).toBeUndefined();
+    expect(checkApiKey(null, KEY)).toBeUndefined();
+  });
+});
+
+describe('KeyCache', () => {
+  it('zeroes and forgets the proven key when a record leaves the cache', async () => {
+    const cache = new KeyCache({ ttlSeconds: 0.05, lookup: async () => recordOf(KEY) });
+    const first = (await cache.record('abcdefghij'))!;
+    expect(checkApiKey(first, KEY)).toBeDefined();
+    const proven = first.proven!;
+    expect(cache.record('abcdefghij')).toBe(first); // from memory, synchronously
+    await new Promise((wait) => setTimeout(wait, 80));
+    const second = await cache.record('abcdefghij');
+    expect(second).not.toBe(first);
+    expect(first.proven).toBeUndefined();
+    expect(proven.every((byte) => byte === 0)).toBe(true);
+    expect(checkApiKey(first, KEY)).toBe(first.key); // a request still holding it checks by digest
+  });
+});
