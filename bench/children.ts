@@ -1,6 +1,7 @@
 // Child processes of the benchmark: servers started with `node [--import tsx] <script>`, writing
 // into their log files, ready when they print "Serving on http://host:port", stopped with SIGTERM
-// (SIGKILL only if one ignores it), and one-shot commands (the operator CLI) with their output captured.
+// (SIGKILL only if one ignores it), and one-shot commands (the operator CLI, another checkout's
+// build steps) with their output captured.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -32,6 +33,8 @@ export interface StartOptions {
   plainNode?: boolean;
   /** Keep stdin open as a pipe: a child that watches it exits when this process dies. */
   stdinPipe?: boolean;
+  /** Working directory (default: this project; another checkout's gateway runs in its own). */
+  cwd?: string;
 }
 
 const SERVING = /Serving on (http:\/\/\S+?:\d+)/;
@@ -56,7 +59,7 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
   const outputStart = statSync(options.logFile).size;
   const output = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, argv, {
-    cwd: PROJECT_ROOT,
+    cwd: options.cwd ?? PROJECT_ROOT,
     env: options.env,
     stdio: [options.stdinPipe ? 'pipe' : 'ignore', output, output],
   });
@@ -159,10 +162,15 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** Runs `node --import tsx <script> <args>` to completion. */
+/** Runs `node --import tsx <script> <args>` in this project to completion. */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env });
+}
+
+/** Runs `command <args>` to completion, its output captured. */
+export function runCommand(command: string, args: string[], { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -170,6 +178,12 @@ export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The result of a command that must have exited 0; else an error with `what` and its output. */
+export function mustSucceed(what: string, result: CommandResult): CommandResult {
+  if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${(result.stderr.trim() || result.stdout.trim()).split('\n').slice(-TAIL_LINES).join('\n')}`);
+  return result;
 }
 
 export interface ProcessMemory {

@@ -1,6 +1,7 @@
 // The benchmark's printout and its entry in bench/RESULTS.md: one table of gateway and plain
 // node:http figures per scenario, the project's goals marked met or not, and the conditions of
-// the run (machine, profile, catalogue, gateway memory and start time).
+// the run (machine, profile, catalogue, gateway memory and start time). With BENCH_COMPARE_REF,
+// a second table: this checkout's gateway ("new") against that commit's ("old"), same rounds.
 import { existsSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
 import type { RunStats } from './load.ts';
@@ -28,6 +29,15 @@ export interface ScenarioResult {
   plain: RunStats;
   /** The plain server sending the body with minimal headers (the baseline before 2026-11-22 04:30 UTC). */
   plainBodyOnly?: RunStats;
+  /** The gateway of BENCH_COMPARE_REF, measured in the same rounds. */
+  compared?: ComparedResult;
+}
+
+export interface ComparedResult {
+  /** Its figures in the kept round. */
+  stats: RunStats;
+  /** New (this checkout's gateway) over old (its) req/s, every round in the order run. */
+  roundRatios: number[];
 }
 
 export interface Goal {
@@ -60,6 +70,8 @@ export interface RunContext {
   catalogue: string;
   isDemoCatalogue: boolean;
   gateway: string;
+  /** What new and old are, and the old gateway's start and memory (BENCH_COMPARE_REF only). */
+  compared?: string;
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -68,6 +80,11 @@ export const formatMs = (value: number) => (Number.isFinite(value) ? value.toFix
 /** Three decimals, or two significant digits below 0.01 (so 0.0004 does not read as 0.000). */
 export const formatRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' : ratio < 0.01 ? ratio.toPrecision(2) : ratio.toFixed(3));
 export const ratioOf = (gateway: RunStats, plain: RunStats) => (plain.requestsPerSecond > 0 ? gateway.requestsPerSecond / plain.requestsPerSecond : NaN);
+
+/** New over old req/s below this flags a scenario as slower than the compared commit. */
+export const NEW_OLD_FLAG_BELOW = 0.9;
+export const isSlowerThanOld = (newOld: number) => newOld < NEW_OLD_FLAG_BELOW;
+export const slowerFlag = (newOld: number) => (isSlowerThanOld(newOld) ? `SLOWER: new/old below ${NEW_OLD_FLAG_BELOW.toFixed(2)}` : '');
 
 export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolean, figures: GatewayFigures): Goal[] {
   const goals: Goal[] = [];
@@ -146,6 +163,40 @@ export function resultsTable(results: ScenarioResult[]): string {
   return markdownTable(header, rows, [false, ...header.slice(1).map(() => true)]);
 }
 
+const latencies = (stats: RunStats) => `${formatMs(stats.p50)} / ${formatMs(stats.p99)}`;
+
+/** New (this checkout's gateway) against old (BENCH_COMPARE_REF's), per scenario; empty without a comparison. */
+export function comparisonTable(results: ScenarioResult[]): string {
+  const compared = results.flatMap((result) => (result.compared ? [{ result, old: result.compared }] : []));
+  if (!compared.length) return '';
+  const header = ['scenario', 'new req/s', 'old req/s', 'new/old', 'new/old per round', 'new p50 / p99 ms', 'old p50 / p99 ms', 'new/plain', 'old/plain', 'flag'];
+  const rows = compared.map(({ result, old }) => {
+    const newOld = ratioOf(result.gateway, old.stats);
+    return [
+      result.scenario.label,
+      formatInt(result.gateway.requestsPerSecond),
+      formatInt(old.stats.requestsPerSecond),
+      formatRatio(newOld),
+      old.roundRatios.map(formatRatio).join(' '),
+      latencies(result.gateway),
+      latencies(old.stats),
+      formatRatio(ratioOf(result.gateway, result.plain)),
+      formatRatio(ratioOf(old.stats, result.plain)),
+      slowerFlag(newOld),
+    ];
+  });
+  return markdownTable(header, rows, header.map((_, column) => column > 0 && column < header.length - 1));
+}
+
+/** One line: the scenarios where new/old is below NEW_OLD_FLAG_BELOW, or that there are none. */
+export function comparisonVerdict(results: ScenarioResult[]): string {
+  const compared = results.filter((result) => result.compared);
+  const slower = compared.filter((result) => isSlowerThanOld(ratioOf(result.gateway, result.compared!.stats)));
+  const threshold = NEW_OLD_FLAG_BELOW.toFixed(2);
+  if (!slower.length) return `new/old at least ${threshold} on all ${compared.length} scenarios.`;
+  return `new/old BELOW ${threshold} on ${slower.length} of ${compared.length} scenarios: ${slower.map((result) => `${result.scenario.label} (${formatRatio(ratioOf(result.gateway, result.compared!.stats))})`).join(', ')}.`;
+}
+
 export function goalLines(goals: Goal[]): string[] {
   return goals.map((goal) => {
     const mark = goal.informational ? (goal.met ? 'met (info: other profile)' : 'not met (info: a goal of the other profile)') : goal.met ? 'MET' : 'NOT MET';
@@ -161,7 +212,12 @@ export interface Problems {
 export function findProblems(results: ScenarioResult[]): Problems {
   const lines: string[] = [];
   for (const result of results) {
-    const measured = [['gateway', result.gateway], ['plain', result.plain], ...(result.plainBodyOnly ? [['minimal-headers plain', result.plainBodyOnly] as const] : [])] as const;
+    const measured = [
+      ['gateway', result.gateway],
+      ...(result.compared ? [['compared gateway (old)', result.compared.stats] as const] : []),
+      ['plain', result.plain],
+      ...(result.plainBodyOnly ? [['minimal-headers plain', result.plainBodyOnly] as const] : []),
+    ] as const;
     for (const [server, stats] of measured) {
       if (stats.non2xx === 0 && stats.errors === 0 && stats.timeouts === 0) continue;
       const codes = Object.entries(stats.statusCodes)
@@ -211,9 +267,11 @@ export async function appendResults(file: string, context: RunContext, results: 
     `- Machine: ${context.machine}`,
     `- Profile: ${context.profile}; catalogue: ${context.catalogue}`,
     `- Gateway: ${context.gateway}`,
+    ...(context.compared ? [`- Compared: ${context.compared}`] : []),
     '',
     resultsTable(results),
     '',
+    ...(context.compared ? [comparisonTable(results), '', comparisonVerdict(results), ''] : []),
     problems.lines.length ? 'Goals (not valid: the run had errors):' : 'Goals:',
     '',
     ...goalLines(goals),

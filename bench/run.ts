@@ -4,29 +4,40 @@
 //    (the first run starts the gateway once so it imports the demo catalogue), and an API key
 //    with a high hourly limit made with the operator CLI (kept in bench/out/ and reused while the
 //    gateway accepts it). With DATABASE_URL (and REDIS_URL) those are passed through.
-// 2. Starts the gateway (`node --import tsx gateway/main.ts`, PORT=0, HOST=127.0.0.1), fetches
-//    each scenario twice, and starts bench/plain-server.ts with the second response's headers
-//    and body (the goals' baseline), and a second one that sends the body with minimal headers
-//    (the baseline of the runs before 2026-11-22 04:30 UTC, shown for comparison).
+// 2. Builds and starts the gateway as `npm start` runs it (dist/gateway.mjs in plain Node with
+//    the start script's flags, PORT=0, HOST=127.0.0.1), fetches each scenario twice, and starts
+//    bench/plain-server.ts with the second response's headers and body (the goals' baseline),
+//    and a second one that sends the body with minimal headers (the baseline of the runs before
+//    2026-11-22 04:30 UTC, shown for comparison).
 // 3. Drives them with autocannon, warm-up then measured run, rotating which goes first.
-// 4. Prints the table and the goals, appends them to bench/RESULTS.md, stops both children.
+// 4. Prints the table and the goals, appends them to bench/RESULTS.md, stops the children.
+//
+// With BENCH_COMPARE_REF=<git ref>, the gateway of that commit runs too, as a third server
+// measured in the same rounds (bench/compare.ts prepares it in bench/out/compare-<sha>/): same
+// environment and key, the same PostgreSQL database or a copy of the PGlite directory. The
+// round with the median new/old ratio (this checkout's gateway over that one) is kept, and a
+// second table gives new/old per scenario, flagging those below 0.90.
 //
 // Settings (environment): BENCH_SECONDS (measured seconds per run, default 5),
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (rounds per
 // scenario, the median ratio kept; default 3), BENCH_KEY_LIMIT (hourly limit of a new bench
-// key, default 100000000), BENCH_BODY_ONLY (0 skips the minimal-headers baseline; default 1).
+// key, default 100000000), BENCH_BODY_ONLY (0 skips the minimal-headers baseline; default 1),
+// BENCH_COMPARE_REF (a commit whose gateway to measure beside this checkout's; default none).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative } from 'node:path';
-import { processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
+import { mustSucceed, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
+import { copyDataDirectory, describeTarget, describeThisCheckout, prepareComparedBuild, resolveCompareTarget, type ComparedBuild, type CompareTarget } from './compare.ts';
 import { measure, type RunStats } from './load.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { GATEWAY_BUNDLE, gatewayNodeArgs } from '../lib/start-command.ts';
 import {
   appendResults,
+  comparisonTable,
+  comparisonVerdict,
   errorBanner,
   evaluateGoals,
   findProblems,
@@ -36,6 +47,8 @@ import {
   goalLines,
   ratioOf,
   resultsTable,
+  slowerFlag,
+  type GatewayFigures,
   type RunContext,
   type Scenario,
   type ScenarioResult,
@@ -82,7 +95,9 @@ const settings = {
   bodyOnly: numberSetting('BENCH_BODY_ONLY', 1, { min: 0, integer: true }) > 0,
 };
 
-const SETTINGS_TEXT = `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ratio kept)`;
+const compareRef = process.env.BENCH_COMPARE_REF || undefined;
+
+const SETTINGS_TEXT = `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ${compareRef ? 'new/old ' : ''}ratio kept)`;
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const redisUrl = process.env.REDIS_URL || undefined;
@@ -162,14 +177,27 @@ function summarize(body: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Preparation: data directory and key
+// Preparation: the gateway, its data directory and key
+
+/** Builds what `npm start` runs: the gateway bundled by scripts/build-gateway.mjs. */
+async function buildGateway(): Promise<void> {
+  mustSucceed('scripts/build-gateway.mjs', await runScript('scripts/build-gateway.mjs', [], process.env));
+}
+
+/** This checkout's gateway as `npm start` runs it: the bundle in plain Node, with the start script's flags. */
+function startCurrentGateway(name = 'gateway', timeoutMs = START_TIMEOUT_MS): Promise<ServerChild> {
+  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: gatewayNodeArgs().slice(0, -1), plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs });
+}
+
+const servingLine = (server: ServerChild, logFile: string) =>
+  `  serving at ${server.url} after ${(server.readyMs / 1000).toFixed(1)} s (pid ${server.pid}); log: ${rel(logFile)}`;
 
 async function bootstrapEmbedded(): Promise<void> {
   if (existsSync(PGLITE_READY) && existsSync(PGLITE_DIR)) return;
   log(`First run: creating ${rel(PGLITE_DIR)} by starting the gateway once (imports the demo catalogue, about 30 s)...`);
   await rm(PGLITE_READY, { force: true });
   await rm(keyFile(), { force: true });
-  const gateway = await startServer({ name: 'gateway (bootstrap)', script: 'gateway/main.ts', env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: BOOTSTRAP_TIMEOUT_MS });
+  const gateway = await startCurrentGateway('gateway (bootstrap)', BOOTSTRAP_TIMEOUT_MS);
   log(`  bootstrapped in ${(gateway.readyMs / 1000).toFixed(1)} s; stopping it`);
   await gateway.stop();
   await writeFile(PGLITE_READY, `${new Date().toISOString()}\n`);
@@ -215,6 +243,69 @@ async function keyProblem(gateway: ServerChild, key: string, requestsNeeded: num
 }
 
 // ---------------------------------------------------------------------------------------------
+// Starting the gateways
+
+/** The compared commit's gateway, ready to start: its worktree, dependencies, Prisma client and bundle. */
+async function prepareCompared(target: CompareTarget): Promise<ComparedBuild> {
+  log(`Preparing the gateway of ${describeTarget(target)} in ${rel(target.dir)}...`);
+  const build = await prepareComparedBuild(target, log);
+  log(`  node_modules: ${build.dependencies}`);
+  return build;
+}
+
+/**
+ * This checkout's gateway and a key it accepts: the saved one, or a new one when that will not
+ * do. Embedded with BENCH_COMPARE_REF, the compared gateway's copy of the PGlite directory is
+ * taken before each start, while no process holds the directory (a restart follows a new key,
+ * which the copy must hold too).
+ */
+async function startGatewayWithKey(requestsNeeded: number, compareTarget: CompareTarget | undefined): Promise<{ gateway: ServerChild; key: string }> {
+  const start = async () => {
+    if (embedded && compareTarget) await copyDataDirectory(PGLITE_DIR, compareTarget);
+    return startCurrentGateway();
+  };
+  let key = (await cachedKey()) ?? (await createKey());
+  log('Starting the gateway...');
+  let gateway = await start();
+  const problem = await keyProblem(gateway, key, requestsNeeded);
+  if (problem) {
+    log(`  ${problem}: making a new one`);
+    if (embedded) {
+      await gateway.stop(); // the CLI needs the directory
+      key = await createKey();
+      gateway = await start();
+    } else {
+      key = await createKey();
+    }
+    const again = await keyProblem(gateway, key, requestsNeeded);
+    if (again) throw new Error(`the new bench key does not work either: ${again}`);
+  }
+  log(servingLine(gateway, GATEWAY_LOG));
+  return { gateway, key };
+}
+
+/** The compared commit's gateway as its own start script runs it, in its worktree, with this run's environment and key. */
+async function startComparedGateway(target: CompareTarget, build: ComparedBuild, key: string, requestsNeeded: number): Promise<ServerChild> {
+  log(`Starting the gateway of ${target.ref}...`);
+  const env = embedded ? { ...gatewayEnv(), PGLITE_DATA_DIR: target.pgliteDir } : gatewayEnv();
+  const server = await startServer({
+    name: `gateway of ${target.ref}`,
+    script: build.bundle,
+    args: [],
+    nodeArgs: build.nodeArgs,
+    plainNode: true,
+    cwd: target.checkout,
+    env,
+    logFile: target.logFile,
+    timeoutMs: START_TIMEOUT_MS,
+  });
+  const problem = await keyProblem(server, key, requestsNeeded);
+  if (problem) throw new Error(`the gateway of ${target.ref} will not do with the bench key: ${problem}`);
+  log(servingLine(server, target.logFile));
+  return server;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Machine and catalogue
 
 function machineDescription(): string {
@@ -245,7 +336,7 @@ async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons
 }
 
 function commandLine(): string {
-  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
+  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'BENCH_COMPARE_REF', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
     .filter((name) => process.env[name])
     .map((name) => {
       const value = process.env[name]!;
@@ -260,58 +351,26 @@ function commandLine(): string {
 // ---------------------------------------------------------------------------------------------
 // The run
 
-function describe(server: string, stats: RunStats): string {
-  const bad = stats.non2xx + stats.errors + stats.timeouts;
-  return `${server} ${formatInt(stats.requestsPerSecond).padStart(6)} req/s p50 ${formatMs(stats.p50)} p99 ${formatMs(stats.p99)} ms${bad ? `  <-- ${formatInt(bad)} ERRORS` : ''}`;
+interface Captured {
+  body: Buffer;
+  headers: string[];
+  summary: string;
 }
 
-async function main(): Promise<number> {
-  await mkdir(OUT_DIR, { recursive: true });
-  // The servers' logs hold this run only (the gateway's has a line per request).
-  await Promise.all([GATEWAY_LOG, PLAIN_LOG, BODY_ONLY_LOG].map((file) => writeFile(file, '')));
-  const runStarted = new Date();
-  const machine = machineDescription();
-  const profile = embedded
-    ? `embedded PGlite (${rel(PGLITE_DIR)}), rate limits in process memory`
-    : `PostgreSQL (${redactUrl(databaseUrl!)})` +
-      (redisUrl
-        ? ` + Redis (${redactUrl(redisUrl)})`
-        : process.env.REDIS_CLUSTER_NODES
-          ? ` + Redis Cluster (${process.env.REDIS_CLUSTER_NODES.split(',').length} nodes)`
-          : ', no REDIS_URL: rate limits in process memory');
-  log(`Benchmark: ${SETTINGS_TEXT}`);
-  log(`Machine: ${machine}`);
-  log(`Profile: ${profile}`);
+/** What a server answers once it has answered the same request before, as measured requests are served. */
+async function secondResponse(server: ServerChild, path: string, key: string): Promise<Fetched> {
+  await get(server.url, path, key);
+  return get(server.url, path, key);
+}
 
-  if (embedded) await bootstrapEmbedded();
-
-  const scenarioCount = scenarios(DEFAULT_ICON).length;
-  const requestsNeeded = Math.ceil(scenarioCount * settings.rounds * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
-  let key = (await cachedKey()) ?? (await createKey());
-
-  // What `npm start` runs: the gateway bundled by scripts/build-gateway.mjs, in plain Node.
-  const built = await runScript('scripts/build-gateway.mjs', [], process.env);
-  if (built.code !== 0) throw new Error(`scripts/build-gateway.mjs failed:\n${built.stderr}`);
-  const startGateway = () =>
-    startServer({ name: 'gateway', script: GATEWAY_BUNDLE, args: [], nodeArgs: gatewayNodeArgs().slice(0, -1), plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs: START_TIMEOUT_MS });
-  log('Starting the gateway...');
-  let gateway = await startGateway();
-  const problem = await keyProblem(gateway, key, requestsNeeded);
-  if (problem) {
-    log(`  ${problem}: making a new one`);
-    if (embedded) {
-      await gateway.stop(); // the CLI needs the directory
-      key = await createKey();
-      gateway = await startGateway();
-    } else {
-      key = await createKey();
-    }
-    const again = await keyProblem(gateway, key, requestsNeeded);
-    if (again) throw new Error(`the new bench key does not work either: ${again}`);
+function assertAnswered(scenario: Scenario, fetched: Fetched, summary: string, server: string): void {
+  if (fetched.status < 200 || fetched.status > 299 || summary.startsWith('GraphQL errors') || summary === 'not JSON') {
+    throw new Error(`${scenario.label} answered ${fetched.status} on the ${server}: ${fetched.body.toString('utf8').slice(0, 500)}`);
   }
-  log(`  serving at ${gateway.url} after ${(gateway.readyMs / 1000).toFixed(1)} s (pid ${gateway.pid}); log: ${rel(GATEWAY_LOG)}`);
+}
 
-  // The scenarios' bodies, once, from the gateway.
+/** The scenarios (with the icon the catalogue has) and the gateway's answers to them, replayed by the plain servers. */
+async function captureScenarios(gateway: ServerChild, key: string): Promise<{ list: Scenario[]; captured: Map<string, Captured> }> {
   let iconSlug = DEFAULT_ICON;
   const icon = await get(gateway.url, `/icons/${DEFAULT_ICON}`, key);
   if (icon.status !== 200) {
@@ -322,21 +381,31 @@ async function main(): Promise<number> {
     log(`  /icons/${DEFAULT_ICON} answered ${icon.status}; using the free icon ${iconSlug}`);
   }
   const list = scenarios(iconSlug);
-  const captured = new Map<string, { body: Buffer; headers: string[]; summary: string }>();
+  const captured = new Map<string, Captured>();
   log('Scenarios (from the gateway; the second response is the one replayed, as measured requests are served):');
   for (const scenario of list) {
-    await get(gateway.url, scenario.path, key);
-    const fetched = await get(gateway.url, scenario.path, key);
+    const fetched = await secondResponse(gateway, scenario.path, key);
     const summary = summarize(json(fetched));
     log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${summary}`);
-    if (fetched.status < 200 || fetched.status > 299 || summary.startsWith('GraphQL errors') || summary === 'not JSON') {
-      throw new Error(`${scenario.label} answered ${fetched.status}: ${fetched.body.toString('utf8').slice(0, 500)}`);
-    }
-    const headers = replayedHeaders(fetched);
-    captured.set(scenario.path, { body: fetched.body, headers, summary });
+    assertAnswered(scenario, fetched, summary, 'gateway');
+    captured.set(scenario.path, { body: fetched.body, headers: replayedHeaders(fetched), summary });
   }
-  const catalogue = await catalogueSize(gateway, key);
+  return { list, captured };
+}
 
+/** The compared gateway must answer every scenario; the log says where its body differs from this checkout's gateway's. */
+async function checkComparedAnswers(old: ServerChild, list: Scenario[], captured: Map<string, Captured>, key: string): Promise<void> {
+  log(`Scenarios on the ${old.name}:`);
+  for (const scenario of list) {
+    const fetched = await secondResponse(old, scenario.path, key);
+    const summary = summarize(json(fetched));
+    const same = fetched.body.equals(captured.get(scenario.path)!.body);
+    log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${same ? 'the same body as the new gateway' : `a different body from the new gateway's: ${summary}`}`);
+    assertAnswered(scenario, fetched, summary, old.name);
+  }
+}
+
+async function startPlainServers(list: Scenario[], captured: Map<string, Captured>, key: string): Promise<{ plain: ServerChild; bodyOnly?: ServerChild }> {
   await writeFile(
     PLAIN_RESPONSES,
     JSON.stringify(Object.fromEntries([...captured].map(([path, { body, headers }]) => [path, { body: body.toString('base64'), headers }]))),
@@ -366,51 +435,152 @@ async function main(): Promise<number> {
   };
   const plain = await startPlain('plain node:http server', PLAIN_LOG, 'gateway');
   const bodyOnly = settings.bodyOnly ? await startPlain('plain node:http server with minimal headers', BODY_ONLY_LOG, 'minimal') : undefined;
+  return { plain, ...(bodyOnly ? { bodyOnly } : {}) };
+}
 
+interface MeasuredServers {
+  /** This checkout's gateway ("new"). */
+  gateway: ServerChild;
+  /** The gateway of BENCH_COMPARE_REF ("old"). */
+  old?: ServerChild;
+  plain: ServerChild;
+  bodyOnly?: ServerChild;
+}
+
+type RoundStats = Map<ServerChild, RunStats>;
+
+const rps = (stats: RoundStats, server: ServerChild) => stats.get(server)!.requestsPerSecond;
+const newOldOf = (stats: RoundStats, servers: MeasuredServers) => rps(stats, servers.gateway) / Math.max(1, rps(stats, servers.old!));
+
+/**
+ * Each round measures every server back to back; the round with the median ratio is kept (new
+ * over old when comparing, else gateway over plain), because one round on a shared 2-core
+ * machine can be off by 15 % either way.
+ */
+function keptRound(rounds: RoundStats[], servers: MeasuredServers): RoundStats {
+  const ratio = (stats: RoundStats) => (servers.old ? newOldOf(stats, servers) : rps(stats, servers.gateway) / Math.max(1, rps(stats, servers.plain)));
+  const sorted = [...rounds].sort((a, b) => ratio(a) - ratio(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+function describe(server: string, stats: RunStats): string {
+  const bad = stats.non2xx + stats.errors + stats.timeouts;
+  return `${server} ${formatInt(stats.requestsPerSecond).padStart(6)} req/s p50 ${formatMs(stats.p50)} p99 ${formatMs(stats.p99)} ms${bad ? `  <-- ${formatInt(bad)} ERRORS` : ''}`;
+}
+
+function logScenarioResult(result: ScenarioResult, position: string): void {
+  const { gateway, compared, plain, plainBodyOnly } = result;
+  log(`  ${position} ${result.scenario.label}`);
+  log(`        ${describe('gateway', gateway)}`);
+  if (compared) {
+    const newOld = ratioOf(gateway, compared.stats);
+    const rounds = compared.roundRatios.length > 1 ? ` (rounds ${compared.roundRatios.map(formatRatio).join(' ')})` : '';
+    const flag = slowerFlag(newOld);
+    log(`        ${describe('old    ', compared.stats)}   new/old ${formatRatio(newOld)}${rounds}${flag ? `  <-- ${flag}` : ''}`);
+  }
+  log(`        ${describe('plain  ', plain)}   ratio ${formatRatio(ratioOf(gateway, plain))}`);
+  if (plainBodyOnly) log(`        ${describe('minimal', plainBodyOnly)}   ratio ${formatRatio(ratioOf(gateway, plainBodyOnly))} (plain with minimal headers)`);
+}
+
+async function measureScenarios(servers: MeasuredServers, list: Scenario[], captured: Map<string, Captured>, key: string): Promise<ScenarioResult[]> {
   // Measurements: rotate which server goes first, so none always runs on a warmer machine.
   const headers = { 'x-api-key': key };
   const load = (server: ServerChild, path: string, { seconds = settings.seconds } = {}) =>
     measure({ url: `${server.url}${path}`, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds });
-  const servers = [gateway, plain, ...(bodyOnly ? [bodyOnly] : [])];
+  const { gateway, old, plain, bodyOnly } = servers;
+  const all = [gateway, ...(old ? [old] : []), plain, ...(bodyOnly ? [bodyOnly] : [])];
   // One warm-up pass over every scenario and server before the first round: one scenario's
   // warm-up did not settle the gateway's JIT (its first rounds ran 10 to 15 % slower).
-  const warmup = (settings.warmupSeconds + 1) * servers.length * list.length;
+  const warmup = (settings.warmupSeconds + 1) * all.length * list.length;
   log(`Warming up every scenario on every server (about ${Math.round(warmup)} s)...`);
-  for (const scenario of list) for (const server of servers) await load(server, scenario.path, { seconds: 1 });
-  const perRun = (settings.warmupSeconds + settings.seconds) * servers.length * list.length * settings.rounds;
+  for (const scenario of list) for (const server of all) await load(server, scenario.path, { seconds: 1 });
+  const perRun = (settings.warmupSeconds + settings.seconds) * all.length * list.length * settings.rounds;
   log(`Measuring ${list.length} scenarios (about ${Math.round(perRun)} s)...`);
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of list.entries()) {
-    // Each round measures every server back to back; the round with the median ratio is kept,
-    // because one round on a shared 2-core machine can be off by 15 % either way.
-    const rounds: { stats: Map<ServerChild, RunStats>; ratio: number }[] = [];
+    const rounds: RoundStats[] = [];
     for (let round = 0; round < settings.rounds; round++) {
-      const shift = (index + round) % servers.length;
-      const stats = new Map<ServerChild, RunStats>();
-      for (const server of [...servers.slice(shift), ...servers.slice(0, shift)]) stats.set(server, await load(server, scenario.path));
-      rounds.push({ stats, ratio: stats.get(gateway)!.requestsPerSecond / Math.max(1, stats.get(plain)!.requestsPerSecond) });
+      const shift = (index + round) % all.length;
+      const stats: RoundStats = new Map();
+      for (const server of [...all.slice(shift), ...all.slice(0, shift)]) stats.set(server, await load(server, scenario.path));
+      rounds.push(stats);
     }
-    rounds.sort((a, b) => a.ratio - b.ratio);
-    const { stats } = rounds[Math.floor((rounds.length - 1) / 2)]!;
-    const [gatewayStats, plainStats, bodyOnlyStats] = [stats.get(gateway)!, stats.get(plain)!, bodyOnly && stats.get(bodyOnly)];
+    const stats = keptRound(rounds, servers);
     const { body, summary } = captured.get(scenario.path)!;
-    const result: ScenarioResult = { scenario, bodyBytes: body.length, bodySummary: summary, gateway: gatewayStats, plain: plainStats, ...(bodyOnlyStats ? { plainBodyOnly: bodyOnlyStats } : {}) };
+    const result: ScenarioResult = {
+      scenario,
+      bodyBytes: body.length,
+      bodySummary: summary,
+      gateway: stats.get(gateway)!,
+      plain: stats.get(plain)!,
+      ...(bodyOnly ? { plainBodyOnly: stats.get(bodyOnly)! } : {}),
+      ...(old ? { compared: { stats: stats.get(old)!, roundRatios: rounds.map((round) => newOldOf(round, servers)) } } : {}),
+    };
     results.push(result);
-    log(`  [${index + 1}/${list.length}] ${scenario.label}`);
-    log(`        ${describe('gateway', gatewayStats)}`);
-    log(`        ${describe('plain  ', plainStats)}   ratio ${formatRatio(ratioOf(result.gateway, result.plain))}`);
-    if (bodyOnlyStats) log(`        ${describe('minimal', bodyOnlyStats)}   ratio ${formatRatio(ratioOf(result.gateway, bodyOnlyStats))} (plain with minimal headers)`);
+    logScenarioResult(result, `[${index + 1}/${list.length}]`);
   }
+  return results;
+}
 
-  const memory = await processMemory(gateway.pid);
-  const readyIn = /ready ([\d.]+ s) after the process started/.exec(gateway.readyLine)?.[1];
-  const gatewayLine =
-    `start-to-serving ${(gateway.readyMs / 1000).toFixed(1)} s from spawn` +
+/** Start time and resident memory of a gateway after the run, for the report and the goals. */
+async function gatewayFigures(server: ServerChild): Promise<GatewayFigures & { line: string }> {
+  const memory = await processMemory(server.pid);
+  const readyIn = /ready ([\d.]+ s) after the process started/.exec(server.readyLine)?.[1];
+  const line =
+    `start-to-serving ${(server.readyMs / 1000).toFixed(1)} s from spawn` +
     (readyIn ? ` (${readyIn} by its own clock)` : '') +
     (memory ? `; resident memory after the run ${formatInt(memory.rssKb / 1024)} MB (VmRSS), peak ${formatInt(memory.peakKb / 1024)} MB (VmHWM)` : '; memory: /proc not readable');
+  return { line, rssMb: memory ? memory.rssKb / 1024 : undefined, startSeconds: server.readyMs / 1000 };
+}
 
+function profileDescription(): string {
+  if (embedded) return `embedded PGlite (${rel(PGLITE_DIR)}), rate limits in process memory`;
+  return (
+    `PostgreSQL (${redactUrl(databaseUrl!)})` +
+    (redisUrl
+      ? ` + Redis (${redactUrl(redisUrl)})`
+      : process.env.REDIS_CLUSTER_NODES
+        ? ` + Redis Cluster (${process.env.REDIS_CLUSTER_NODES.split(',').length} nodes)`
+        : ', no REDIS_URL: rate limits in process memory')
+  );
+}
+
+async function main(): Promise<number> {
+  await mkdir(OUT_DIR, { recursive: true });
+  const compareTarget = compareRef ? resolveCompareTarget(compareRef, OUT_DIR) : undefined;
+  if (compareTarget) await mkdir(compareTarget.dir, { recursive: true });
+  // The servers' logs hold this run only (the gateway's has a line per request).
+  await Promise.all([GATEWAY_LOG, PLAIN_LOG, BODY_ONLY_LOG, ...(compareTarget ? [compareTarget.logFile] : [])].map((file) => writeFile(file, '')));
+  const runStarted = new Date();
+  const machine = machineDescription();
+  const profile = profileDescription();
+  log(`Benchmark: ${SETTINGS_TEXT}`);
+  log(`Machine: ${machine}`);
+  log(`Profile: ${profile}`);
+  const comparedAs = compareTarget && `new = ${describeThisCheckout()}; old = ${describeTarget(compareTarget)}`;
+  if (comparedAs) log(`Compared: ${comparedAs}`);
+
+  // What `npm start` runs: the gateway bundled by scripts/build-gateway.mjs, in plain Node.
+  await buildGateway();
+  const comparedBuild = compareTarget && (await prepareCompared(compareTarget));
+  if (embedded) await bootstrapEmbedded();
+
+  const scenarioCount = scenarios(DEFAULT_ICON).length;
+  const gatewayCount = compareTarget ? 2 : 1; // one key for both: with Redis they share its hourly count
+  const requestsNeeded = Math.ceil(gatewayCount * scenarioCount * settings.rounds * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
+  const { gateway, key } = await startGatewayWithKey(requestsNeeded, compareTarget);
+  const old = compareTarget && comparedBuild ? await startComparedGateway(compareTarget, comparedBuild, key, requestsNeeded) : undefined;
+
+  const { list, captured } = await captureScenarios(gateway, key);
+  if (old) await checkComparedAnswers(old, list, captured, key);
+  const catalogue = await catalogueSize(gateway, key);
+  const plainServers = await startPlainServers(list, captured, key);
+  const results = await measureScenarios({ gateway, ...(old ? { old } : {}), ...plainServers }, list, captured, key);
+
+  const figures = await gatewayFigures(gateway);
+  const oldFigures = old && (await gatewayFigures(old));
   const isDemoCatalogue = embedded || catalogue.icons < 100_000;
-  const goals = evaluateGoals(results, isDemoCatalogue, { rssMb: memory ? memory.rssKb / 1024 : undefined, startSeconds: gateway.readyMs / 1000 });
+  const goals = evaluateGoals(results, isDemoCatalogue, figures);
   const problems = findProblems(results);
   const context: RunContext = {
     date: runStarted,
@@ -420,13 +590,21 @@ async function main(): Promise<number> {
     profile,
     catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}`,
     isDemoCatalogue,
-    gateway: gatewayLine,
+    gateway: figures.line,
+    ...(comparedAs && oldFigures && comparedBuild ? { compared: `${comparedAs}; old gateway: ${oldFigures.line}; its node_modules: ${comparedBuild.dependencies}` } : {}),
   };
 
   log();
   log(resultsTable(results));
+  if (comparedAs) {
+    log();
+    log(`New/old (${comparedAs}):`);
+    log(comparisonTable(results));
+    log(comparisonVerdict(results));
+  }
   log();
-  log(`Gateway: ${gatewayLine}`);
+  log(`Gateway: ${figures.line}`);
+  if (oldFigures) log(`Old gateway: ${oldFigures.line}`);
   log(`Catalogue: ${context.catalogue}`);
   log();
   log(problems.lines.length ? 'Goals (issue 5; NOT VALID: the run had errors):' : 'Goals (issue 5):');
