@@ -2,14 +2,10 @@
 // JSON access-log line (request id, method, route, path, status, duration, account, cache
 // result). The query string is left out of the log: it is the caller's business, and a
 // careless client may put a key in it. Probes are counted but logged at debug level only, so a
-// load balancer polling every second does not fill the log. The line is built here and written
-// by the logger's own writer (lib/logger.ts: pino's generic serializer was a tenth of a cached
-// response's cost, see bench/RESULTS.md).
-import { logger, writeInfoLine } from '../../../lib/logger.ts';
+// load balancer polling every second does not fill the log.
+import { logger } from '../../../lib/logger.ts';
 import type { GatewayMetrics } from '../../metrics/metrics.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
-
-const json = JSON.stringify;
 
 /** The route a request went to, as configured: bounded, unlike paths. */
 export function routeLabel(exchange: Exchange): string {
@@ -22,12 +18,17 @@ export function recordRequest(metrics: GatewayMetrics, exchange: Exchange, statu
   metrics.request(route, exchange.method, status, seconds);
   const ms = Math.round(seconds * 10_000) / 10;
   if (exchange.destination?.kind === 'probe') return void logger.debug({ msg: 'probe', path: exchange.path, status, ms });
-  if (!logger.isLevelEnabled('info')) return; // LOG_LEVEL=warn: the line is not even built
-  const account = exchange.caller?.viewer?.accountId ?? null;
   const cache = exchange.responseHeaders['x-cache'];
-  writeInfoLine(
-    `"msg":"request","requestId":${json(exchange.requestId)},"method":${json(exchange.method)},"route":${json(route)},` +
-      `"path":${json(exchange.path)},"status":${status},"ms":${ms},"account":${account},` +
-      `${cache === undefined ? '' : `"cache":${json(cache)},`}"ip":${json(exchange.ip)}`,
-  );
+  logger.info({
+    msg: 'request',
+    requestId: exchange.requestId,
+    method: exchange.method,
+    route,
+    path: exchange.path,
+    status,
+    ms,
+    account: exchange.caller?.viewer?.accountId ?? null,
+    ...(cache === undefined ? {} : { cache }),
+    ip: exchange.ip,
+  });
 }
