@@ -25,14 +25,29 @@ export class Pipeline {
     return this.runFrom(0, exchange);
   }
 
-  private runFrom(index: number, exchange: Exchange): MaybePromise<GatewayResponse | undefined> {
-    const stage = this.stages[index];
-    if (!stage) return undefined;
-    return whenReady(
-      () => stage(exchange),
-      (response) => (response ? this.finish(response, exchange) : this.runFrom(index + 1, exchange)),
-      (error: unknown) => this.fail(error, exchange),
-    );
+  /**
+   * A loop rather than one whenReady per stage: most stages answer synchronously, and a
+   * continuation per stage was three closures each on every cached response (bench/RESULTS.md).
+   */
+  private runFrom(first: number, exchange: Exchange): MaybePromise<GatewayResponse | undefined> {
+    for (let index = first; index < this.stages.length; index++) {
+      let outcome: MaybePromise<GatewayResponse | undefined>;
+      try {
+        outcome = this.stages[index]!(exchange);
+      } catch (error) {
+        return this.fail(error, exchange);
+      }
+      if (outcome instanceof Promise) {
+        const next = index + 1;
+        return whenReady(
+          () => outcome,
+          (response) => (response ? this.finish(response, exchange) : this.runFrom(next, exchange)),
+          (error: unknown) => this.fail(error, exchange),
+        );
+      }
+      if (outcome) return this.finish(outcome, exchange);
+    }
+    return undefined;
   }
 
   /** The shaped response to an error nobody expected, with the exchange's headers. */
