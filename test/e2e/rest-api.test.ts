@@ -75,6 +75,9 @@ describe('the error table of the specification', () => {
     const doomed = await createApiKey(database.db.prisma, { accountName: 'doomed' });
     await database.db.prisma.apiKey.update({ where: { publicId: doomed.publicId }, data: { revokedAt: new Date() } });
     expectErrorBody(await get('/categories', { 'x-api-key': doomed.key }), 401);
+    for (const headers of [{}, { 'x-api-key': 'not-a-key' }] as Record<string, string>[]) {
+      expect((await get('/icons', headers)).headers.get('www-authenticate')).toBe('Bearer realm="icon-catalogue", charset="UTF-8"');
+    }
   });
 
   it('accepts the key as Authorization: Bearer too', async () => {
@@ -280,6 +283,9 @@ describe('headers on every kind of response', () => {
       expect(again.status, path).toBe(304);
       expect(again.text).toBe('');
       expect(again.headers.get('etag')).toBe(etag);
+      // Weak comparison, as If-None-Match asks: a weak form of the tag, or one of a list, matches too.
+      expect((await get(path, { 'x-api-key': key, 'if-none-match': `W/${etag}` })).status, path).toBe(304);
+      expect((await get(path, { 'x-api-key': key, 'if-none-match': `"other", W/${etag}` })).status, path).toBe(304);
       const stale = await get(path, { 'x-api-key': key, 'if-none-match': '"stale"' });
       expect(stale.status).toBe(200);
     }

@@ -30,10 +30,12 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
   const records = new KeyCache({ ttlSeconds: keyCacheSeconds, lookup: async (publicId) => findApiKeyRecord(await prisma(), publicId) });
   const touch = createKeyToucher(prisma);
   const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
+  // RFC 9110 (11.6.1): a 401 says how to authenticate.
+  const challenge = { 'www-authenticate': `Bearer realm="icon-catalogue", charset="UTF-8"` };
 
   const admit = (exchange: Exchange, presented: string, record: ApiKeyRecord | null) => {
     const key = checkApiKey(record, presented);
-    if (!key) return errorResponse(401, 'The API key is invalid or has been revoked');
+    if (!key) return errorResponse(401, 'The API key is invalid or has been revoked', { ...challenge });
     exchange.caller = { key, viewer: { accountId: key.accountId } };
     touch(key);
     return undefined;
@@ -43,7 +45,7 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
     if (open.has(exchange.path)) return undefined;
     const presented = presentedKey(exchange, header);
     if (presented === '') {
-      if (!allowAnonymous) return errorResponse(401, missing);
+      if (!allowAnonymous) return errorResponse(401, missing, { ...challenge });
       exchange.caller = { key: null, viewer: null };
       return undefined;
     }

@@ -5,7 +5,12 @@ export function strongETag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }
 
+/** If-None-Match uses the weak comparison (RFC 9110, 13.1.2): `W/"x"` matches `"x"`. */
 export function matchesETag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
-  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((candidate) => candidate.trim() === etag);
+  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((candidate) => opaqueTag(candidate.trim()) === etag);
+}
+
+function opaqueTag(tag: string): string {
+  return tag.startsWith('W/') ? tag.slice(2) : tag;
 }
