@@ -97,6 +97,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req)),
     exchangeOf,
     bind(envelope) {
+      // Once: the front binds Mesh's envelope at start, and Yoga reports its own when it is made.
       if (bound) return;
       for (const plugin of plugins) plugin.bind?.(envelope, api);
       bound = true;

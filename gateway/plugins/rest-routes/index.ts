@@ -104,8 +104,6 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     name: 'rest-routes',
     stages: { route, handle },
     bind(served, api) {
-      // Bound once: the front binds Mesh's envelope at start, and Yoga may report its own later.
-      if (envelope) return;
       const { schema } = served();
       table.bind(schema);
       const body = JSON.stringify(buildOpenApiDocument(schema, table.routes, options.openapi, api));
