@@ -1,7 +1,7 @@
 // The gateway's own responses: JSON, and the specification's error body
 // `{"error":{"code":<status>,"message":"..."}}`, in one place so that every error of every route
 // looks the same.
-import type { GatewayResponse } from './exchange.ts';
+import type { Exchange, GatewayResponse } from './exchange.ts';
 
 /**
  * Messages can quote what a client sent (a path, a parameter); `<` and `>` are written as JSON
@@ -13,6 +13,15 @@ export function errorBody(status: number, message: string): string {
 
 export function jsonResponse(status: number, body: string | Buffer, headers: Record<string, string> = {}): GatewayResponse {
   return { status, body, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } };
+}
+
+/** The methods of a read-only path: HEAD answers like GET, without the body. */
+export const READ_METHODS: readonly string[] = ['GET', 'HEAD'];
+
+/** 405 for a method outside `allowed`, with the Allow header; undefined when the method is allowed. */
+export function methodNotAllowed(exchange: Pick<Exchange, 'method' | 'path'>, allowed: readonly string[]): GatewayResponse | undefined {
+  if (allowed.includes(exchange.method)) return undefined;
+  return errorResponse(405, `${exchange.method} is not allowed on ${exchange.path}`, { allow: allowed.join(', ') });
 }
 
 export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): GatewayResponse {

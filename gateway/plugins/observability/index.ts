@@ -6,7 +6,7 @@
 import { timingSafeEqual, hash } from 'node:crypto';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
-import { errorResponse } from '../../pipeline/responses.ts';
+import { errorResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { recordRequest } from './access-log.ts';
 import { observabilityOptions } from './options.ts';
@@ -41,8 +41,7 @@ export const useObservability: PluginFactory = (rawOptions, services, where): Ga
         const probe = answers.get(exchange.path);
         if (!probe) return undefined;
         exchange.destination = { kind: 'probe', route: exchange.path };
-        if (exchange.method !== 'GET' && exchange.method !== 'HEAD') return errorResponse(405, `${exchange.method} is not allowed on ${exchange.path}`, { allow: 'GET, HEAD' });
-        return probe(exchange);
+        return methodNotAllowed(exchange, READ_METHODS) ?? probe(exchange);
       },
     },
     onComplete: (exchange, status) => recordRequest(services.metrics, exchange, status),

@@ -5,7 +5,7 @@
 // every process and host sharing it sees one exact count. If Redis cannot be reached the
 // request proceeds with a logged warning (failOpen: true) or is refused with 503.
 import { whenReady } from '../../../lib/maybe-promise.ts';
-import { ConfigError } from '../../../lib/config-validation.ts';
+import { ConfigError, formatPath } from '../../../lib/config-validation.ts';
 import { logger } from '../../../lib/logger.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
@@ -40,7 +40,7 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
   const announced = String(options.hourlyLimit);
   // Made now, so a store the environment cannot provide stops the start; a Redis store only
   // connects when the gateway starts (`mesh build` loads plugins without serving anything).
-  const store = createRateLimitStore(options, where.map(String).join('.'), services.env);
+  const store = createRateLimitStore(options, formatPath(where), services.env);
   const limiter = new RateLimiter({ store, failOpen: options.failOpen, warn: (message) => logger.warn({ msg: message }) });
 
   const apply = (exchange: Exchange, decision: RateLimitDecision, anonymous: boolean) => {

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
 import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
-import { errorResponse, jsonResponse } from '../../pipeline/responses.ts';
+import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { matchesETag, strongETag } from './etag.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -58,16 +58,18 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   }
 
   function route(exchange: Exchange): GatewayResponse | undefined {
-    const { method, path } = exchange;
+    const { path } = exchange;
     if (path === GRAPHQL_PATH) {
-      if (method !== 'GET' && method !== 'POST') return errorResponse(405, `${method} is not allowed on ${path}`, { allow: 'GET, POST' });
+      const refused = methodNotAllowed(exchange, ['GET', 'POST']);
+      if (refused) return refused;
       exchange.destination = { kind: 'graphql', route: GRAPHQL_PATH };
       return undefined;
     }
     const isDocument = path === options.openapi.path;
     const match = isDocument ? undefined : table.match(path);
     if (!isDocument && !match) return errorResponse(404, `No route for ${path}`);
-    if (method !== 'GET' && method !== 'HEAD') return errorResponse(405, `${method} is not allowed on ${path}`, { allow: 'GET, HEAD' });
+    const refused = methodNotAllowed(exchange, READ_METHODS);
+    if (refused) return refused;
     if (match) {
       exchange[MATCH] = match;
       exchange.destination = { kind: 'rest', route: match.route.config.path };
