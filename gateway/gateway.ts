@@ -68,7 +68,11 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     metrics,
     env: host.env ?? process.env,
     // Plugins are built before the error-shaping plugin may be: they call the shaper in force.
-    errors: { unexpected: (error, exchange) => shaper.unexpected(error, exchange), fromGraphQL: (errors, exchange) => shaper.fromGraphQL(errors, exchange) },
+    errors: {
+      unexpected: (error, exchange) => shaper.unexpected(error, exchange),
+      fromGraphQL: (errors, exchange) => shaper.fromGraphQL(errors, exchange),
+      forDestination: (response, exchange) => shaper.forDestination(response, exchange),
+    },
     exchangeOf,
     readinessChecks: () => ({
       database: async () => {

@@ -13,6 +13,11 @@ export interface GatewayResponse {
    * again); omitted from HEAD responses and 304s (isBodyless) by whoever writes it.
    */
   body: string | Buffer;
+  /**
+   * Set on error responses (errorResponse): what went wrong, so that the error shaper can say it
+   * in the form the request's destination speaks (a GraphQL response on /graphql).
+   */
+  error?: { message: string };
 }
 
 /** HEAD responses and 304s carry headers only. */

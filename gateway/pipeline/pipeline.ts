@@ -55,7 +55,8 @@ export class Pipeline {
     return this.finish(this.errors.unexpected(error, exchange), exchange);
   }
 
-  private finish(response: GatewayResponse, exchange: Exchange): GatewayResponse {
+  private finish(answer: GatewayResponse, exchange: Exchange): GatewayResponse {
+    const response = answer.error ? this.errors.forDestination(answer, exchange) : answer;
     Object.assign(response.headers, exchange.responseHeaders);
     return response;
   }

@@ -30,6 +30,11 @@ export interface ErrorShaper {
   unexpected(error: unknown, exchange: Exchange): GatewayResponse;
   /** A GraphQL result with errors: the first error with a known code decides the status. */
   fromGraphQL(errors: readonly GraphQLError[], exchange: Exchange): GatewayResponse;
+  /**
+   * An error response (errorResponse) in the form the request's destination speaks: as it is for
+   * REST paths, a GraphQL response on /graphql. The pipeline passes every error it answers here.
+   */
+  forDestination(response: GatewayResponse, exchange: Exchange): GatewayResponse;
 }
 
 /** The served schema with every envelop plugin of Mesh: how REST operations build their context and run. */

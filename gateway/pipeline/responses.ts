@@ -4,11 +4,16 @@
 import type { Exchange, GatewayResponse } from './exchange.ts';
 
 /**
- * Messages can quote what a client sent (a path, a parameter); `<` and `>` are written as JSON
- * escapes, so the body parses the same but never carries markup a sniffing browser might run.
+ * JSON of an error: messages can quote what a client sent (a path, a parameter); `<` and `>` are
+ * written as JSON escapes, so the body parses the same but never carries markup a sniffing
+ * browser might run.
  */
+export function errorJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>]/g, (char) => (char === '<' ? '\\u003c' : '\\u003e'));
+}
+
 export function errorBody(status: number, message: string): string {
-  return JSON.stringify({ error: { code: status, message } }).replace(/[<>]/g, (char) => (char === '<' ? '\\u003c' : '\\u003e'));
+  return errorJson({ error: { code: status, message } });
 }
 
 export function jsonResponse(status: number, body: string | Buffer, headers: Record<string, string> = {}): GatewayResponse {
@@ -24,6 +29,10 @@ export function methodNotAllowed(exchange: Pick<Exchange, 'method' | 'path'>, al
   return errorResponse(405, `${exchange.method} is not allowed on ${exchange.path}`, { allow: allowed.join(', ') });
 }
 
+/**
+ * An error in the specification's body; the pipeline hands it to the error shaper, which may say
+ * it in another form for the request's destination (a GraphQL response on /graphql).
+ */
 export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): GatewayResponse {
-  return jsonResponse(status, errorBody(status, message), headers);
+  return { ...jsonResponse(status, errorBody(status, message), headers), error: { message } };
 }

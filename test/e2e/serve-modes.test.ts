@@ -1,7 +1,10 @@
 // The same small contract through every way of serving the config: `npm start` (the node:http
 // front and its bundle), `mesh dev`, and `mesh build` + `mesh start`. Each must answer the same
-// paths alike: probes, metrics, the OpenAPI document, REST (refusals included) and GraphQL.
+// paths alike: probes, metrics, the OpenAPI document, REST (refusals included) and GraphQL
+// (refusals, request errors, partial results and ETags as GraphQL over HTTP says; the
+// graphql-http audit gives the same verdicts).
 import { execFileSync } from 'node:child_process';
+import { auditServer } from 'graphql-http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
@@ -53,6 +56,17 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
       };
     };
     const withKey = { headers: { 'x-api-key': key } };
+    const asGraphQL = (query: string, apiKey: string | null = key) =>
+      ask('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...(apiKey && { 'x-api-key': apiKey }) },
+        body: JSON.stringify({ query }),
+      });
+    const categories = `/graphql?query=${encodeURIComponent('{ categories { slug } }')}`;
+    const etag = (await fetch(`${url}${categories}`, withKey)).headers.get('etag') ?? '';
+    const revalidated = await fetch(`${url}${categories}`, { headers: { 'x-api-key': key, 'if-none-match': `W/${etag}` } });
+    const fetchWithKey = (input: string, init: RequestInit = {}) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), 'x-api-key': key } });
+    const audit = Object.fromEntries((await auditServer({ url: `${url}/graphql`, fetchFn: fetchWithKey })).map((result) => [result.id, result.status]));
     const health = await ask('/healthz');
     const metrics = await fetch(`${url}/metrics`); // after a request it counts
     return {
@@ -68,6 +82,13 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
       unknownPath: await ask('/nowhere', withKey),
       wrongMethod: await ask('/categories', { method: 'DELETE', ...withKey }),
       graphql: await ask(`/graphql?query=${encodeURIComponent('{ categories { slug iconCount } }')}`, withKey),
+      graphqlNoKey: await asGraphQL('{ categories { slug } }', null),
+      graphqlTooDeep: await asGraphQL('{ __type(name: "Query") { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }'),
+      graphqlInvalid: await asGraphQL('{ categories { slug nope } }'),
+      graphqlSubscription: await asGraphQL('subscription { categories { slug } }'),
+      graphqlPartial: await asGraphQL('{ home: icon(ref: "mdi-home") { slug } missing: icon(ref: "no-such-icon") { slug } }'),
+      graphqlETag: { etag, revalidated: revalidated.status },
+      audit,
     };
   }
 
@@ -88,6 +109,17 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
     expect(reference.wrongMethod).toMatchObject({ status: 405, allow: 'GET, HEAD' });
     expect(reference.graphql).toMatchObject({ status: 200, cacheControl: 'private, no-store' });
     expect(reference.graphql.body.data.categories.length).toBeGreaterThan(5);
+    const graphqlError = (status: number, code: string) => ({ status, type: 'application/graphql-response+json', body: { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code }) })] } });
+    expect(reference.graphqlNoKey).toMatchObject(graphqlError(401, 'UNAUTHENTICATED'));
+    expect(reference.graphqlNoKey.body.errors[0].extensions.http).toEqual({ status: 401 });
+    expect(reference.graphqlTooDeep).toMatchObject(graphqlError(400, 'GRAPHQL_VALIDATION_FAILED'));
+    expect(reference.graphqlTooDeep.body.errors[0].message).toMatch(/^Query depth limit of 8 exceeded/);
+    expect(reference.graphqlInvalid).toMatchObject(graphqlError(400, 'GRAPHQL_VALIDATION_FAILED'));
+    expect(reference.graphqlSubscription).toMatchObject(graphqlError(400, 'GRAPHQL_VALIDATION_FAILED'));
+    expect(reference.graphqlPartial).toMatchObject({ status: 200, body: { data: { home: { slug: 'mdi-home' }, missing: null }, errors: [{ path: ['missing'], extensions: { code: 'NOT_FOUND' } }] } });
+    expect(reference.graphqlETag.etag).toMatch(/^"[0-9a-f]+"$/);
+    expect(reference.graphqlETag.revalidated).toBe(304);
+    expect(Object.entries(reference.audit).filter(([, status]) => status !== 'ok')).toEqual([]);
     expect(seen['mesh dev']).toEqual(reference);
     expect(seen['mesh start']).toEqual(reference);
   });

@@ -1,7 +1,7 @@
 // The gateway served by Yoga alone, as under `mesh dev` and `mesh start` (no node:http front):
 // the pipeline runs in Yoga's hooks and REST operations run through Yoga's envelope, so the
-// same paths answer alike; and the GraphQL cache must still keep each account's results to
-// itself. Here Yoga's own fetch entry point carries the requests, with the project's
+// same paths answer alike (GraphQL refusals and request errors included); and the GraphQL
+// cache must still keep each account's results to itself. Here Yoga's own fetch entry point carries the requests, with the project's
 // .meshrc.yaml gateway config.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ let ownerKey: string;
 let strangerKey: string;
 let ownedSlug: string;
 let iconStatements = 0;
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
 /** The gateway's options as the project's .meshrc.yaml gives them. */
 function projectGatewayOptions(): unknown {
@@ -63,13 +64,41 @@ describe('GraphQL through Yoga alone', () => {
     expect(stranger.text).toContain('FORBIDDEN');
   });
 
-  it('still refuses a request without a key, and marks GraphQL responses private', async () => {
-    const refused = await yoga.fetch('http://yoga.test/graphql?query=%7Bcategories%7Bslug%7D%7D');
+  it('still refuses a request without a key, as a GraphQL response, and marks GraphQL responses private', async () => {
+    const refused = await yoga.fetch('http://yoga.test/graphql?query=%7Bcategories%7Bslug%7D%7D', { headers: { accept: GRAPHQL_RESPONSE } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(refused.headers.get('content-type')).toBe(`${GRAPHQL_RESPONSE}; charset=utf-8`);
+    expect(await refused.json()).toEqual({ errors: [{ message: expect.stringMatching(/API key/), extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }] });
     const ok = await ask(ownerKey, '{ categories { slug } }');
     expect(ok.status).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it('answers 429 as a GraphQL response with Retry-After', async () => {
+    const limited = (await createApiKey(database.db.prisma, { accountName: 'yoga-limited', hourlyLimit: 1 })).key;
+    expect((await ask(limited, '{ categories { slug } }')).status).toBe(200);
+    const refused = await ask(limited, '{ categories { slug } }');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(JSON.parse(refused.text).errors[0].extensions).toEqual({ code: 'RATE_LIMITED', http: { status: 429 } });
+  });
+
+  it('answers request errors with 400 and a code, a missing icon on its field only, and quoted ETags', async () => {
+    const post = (query: string) =>
+      yoga.fetch('http://yoga.test/graphql', { method: 'POST', headers: { 'x-api-key': ownerKey, 'content-type': 'application/json', accept: GRAPHQL_RESPONSE }, body: JSON.stringify({ query }) });
+    const subscription = await post('subscription { categories { slug } }');
+    expect(subscription.status).toBe(400);
+    expect(await subscription.json()).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
+    const partial = await post(`{ owned: icon(ref: "${ownedSlug}") { slug } missing: icon(ref: "no-such-icon") { slug } }`);
+    expect(partial.status).toBe(200);
+    expect(await partial.json()).toMatchObject({ data: { owned: { slug: ownedSlug }, missing: null }, errors: [{ path: ['missing'], extensions: { code: 'NOT_FOUND' } }] });
+    const first = await ask(ownerKey, '{ tags { slug } }');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]+"$/);
+    const revalidated = await yoga.fetch(`http://yoga.test/graphql?query=${encodeURIComponent('{ tags { slug } }')}`, { headers: { 'x-api-key': ownerKey, 'if-none-match': `W/${etag}` } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
   });
 });
 

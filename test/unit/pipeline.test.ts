@@ -10,6 +10,7 @@ import { jsonResponse } from '../../gateway/pipeline/responses.ts';
 const shaper: ErrorShaper = {
   unexpected: (error) => jsonResponse(500, JSON.stringify({ error: { code: 500, message: (error as Error).message } })),
   fromGraphQL: () => jsonResponse(500, '{}'),
+  forDestination: (response) => response,
 };
 
 /** One plugin per stage, each stage in the next phase. */

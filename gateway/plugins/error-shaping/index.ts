@@ -1,12 +1,16 @@
-// Every error leaves the gateway as the specification's body, {"error":{"code":N,"message"}},
-// with the right status and without GraphQL wording or stack traces: expected failures (the
-// resolvers' BAD_USER_INPUT, FORBIDDEN, NOT_FOUND...) keep their message; anything else is
-// logged with the request id and answered 500 with `internalErrorMessage`, or 503 with
+// Every error leaves the gateway in the form its destination speaks, with the right status and
+// without stack traces. On REST paths (and probes, documents, unknown paths) that is the
+// specification's body, {"error":{"code":N,"message"}}, without GraphQL wording: expected
+// failures (the resolvers' BAD_USER_INPUT, FORBIDDEN, NOT_FOUND...) keep their message; anything
+// else is logged with the request id and answered 500 with `internalErrorMessage`, or 503 with
 // Retry-After when the database had no connection free in time (overload a client can retry).
-// The gateway uses this shaper for stages, REST results and the front alike; without the
-// plugin in .meshrc.yaml it uses the same shaper with the default message. On /graphql the
-// plugin also replaces unexpected errors in results by `internalErrorMessage` (Mesh serves
-// GraphQL with Yoga's masking off, which would send a database error's text to the client).
+// On /graphql the gateway's own refusals (401, 429, ...) are GraphQL responses
+// (graphql-response.ts), and the plugin's Yoga plugins make Mesh's server answer as GraphQL over
+// HTTP says (graphql-results.ts) and replace unexpected errors in results by
+// `internalErrorMessage` (Mesh serves GraphQL with Yoga's masking off, which would send a
+// database error's text to the client). The gateway uses this shaper for stages, REST results
+// and the front alike; without the plugin in .meshrc.yaml it uses the same shaper with the
+// default message, without the Yoga plugins.
 import { GraphQLError } from 'graphql';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { ERROR_STATUS, type ErrorCode } from '../../../resolvers/errors.ts';
@@ -15,6 +19,8 @@ import type { Exchange, RequestCarrier } from '../../pipeline/exchange.ts';
 import type { ErrorShaper, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
+import { graphqlErrorResponse } from './graphql-response.ts';
+import { resultErrors, useGraphQLRequestErrors } from './graphql-results.ts';
 import { errorShapingOptions, type ErrorShapingOptions } from './options.ts';
 
 function logUnexpected(exchange: Exchange, error: unknown): void {
@@ -54,6 +60,11 @@ export function createErrorShaper({ internalErrorMessage }: ErrorShapingOptions)
       }
       return unexpected(errors[0], exchange);
     },
+    forDestination(response, exchange) {
+      const { error } = response;
+      if (!error || exchange.destination?.kind !== 'graphql') return response;
+      return graphqlErrorResponse({ ...response, error }, exchange.header('accept'));
+    },
   };
 }
 
@@ -72,17 +83,18 @@ export const useErrorShaping: PluginFactory = (rawOptions, services, where): Gat
     logUnexpected(exchange, error);
     return new GraphQLError(options.internalErrorMessage, { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
   };
-  const maskUnexpectedGraphQLErrors: YogaPlugin = {
+  const shapeGraphQLResults: YogaPlugin = {
     onExecute({ args }) {
       const exchange = services.exchangeOf(args.contextValue as RequestCarrier);
       if (exchange?.destination?.kind !== 'graphql') return undefined; // REST results are shaped as responses
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
-          setResult({ ...result, errors: result.errors.map((error) => masked(error, exchange)) });
+          const errors = result.errors.map((error) => masked(error, exchange));
+          setResult({ ...result, errors: resultErrors(errors, result) });
         },
       };
     },
   };
-  return { name: 'error-shaping', errors: createErrorShaper(options), yoga: [maskUnexpectedGraphQLErrors] };
+  return { name: 'error-shaping', errors: createErrorShaper(options), yoga: [useGraphQLRequestErrors(), shapeGraphQLResults] };
 };

@@ -13,6 +13,7 @@ import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import type { Exchange, RequestCarrier } from '../../pipeline/exchange.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { parsePluginOptions } from '../options.ts';
+import { matchesETag } from '../rest-routes/etag.ts';
 import { graphqlCacheOptions } from './options.ts';
 
 /** Larger results (100 icons with markup are about 150 KB) are answered but not kept. */
@@ -28,6 +29,11 @@ export function sessionOf(exchange: Exchange | undefined): string {
   return caller.viewer ? `account:${caller.viewer.accountId}` : 'anonymous';
 }
 
+/** An entity-tag as RFC 9110 writes it: the cache's keys are bare hex digests. */
+export function quotedETag(tag: string): string {
+  return tag.startsWith('"') || tag.startsWith('W/"') ? tag : `"${tag}"`;
+}
+
 export const useGraphqlCache: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const { seconds, maxEntries } = parsePluginOptions(graphqlCacheOptions, rawOptions, where);
   const exchangeOf = (request: Request, context: unknown) => services.exchangeOf({ request, req: (context as RequestCarrier | undefined)?.req });
@@ -40,10 +46,26 @@ export const useGraphqlCache: PluginFactory = (rawOptions, services, where): Gat
     shouldCacheResult: ({ result }) => !result.errors?.length && Buffer.byteLength(JSON.stringify(result.data ?? null)) <= MAX_CACHED_RESULT_BYTES,
   });
   const privateResponses: YogaPlugin = {
-    // The cache adds ETag and Last-Modified; results depend on the caller's key (sent in a
-    // header shared caches do not know to vary on), so no shared cache may keep them.
-    onResponse({ request, response, serverContext }) {
-      if (exchangeOf(request, serverContext)?.destination?.kind === 'graphql') response.headers.set('cache-control', 'private, no-store');
+    // Results depend on the caller's key (sent in a header shared caches do not know to vary
+    // on), so no shared cache may keep them. The cache adds ETag (its key, unquoted) and
+    // Last-Modified: the ETag is made an entity-tag (RFC 9110, 8.8.3: quoted), and a GET whose
+    // If-None-Match has it (weak comparison, as for REST) gets 304 without a body.
+    onResponse({ request, response, serverContext, setResponse, fetchAPI }) {
+      if (exchangeOf(request, serverContext)?.destination?.kind !== 'graphql') return;
+      response.headers.set('cache-control', 'private, no-store');
+      const etag = response.headers.get('etag');
+      if (!etag) return;
+      const quoted = quotedETag(etag);
+      // Deleted first: whatwg-node's Headers made from an object (Yoga's `{ ETag }`) would keep
+      // `ETag` beside a new `etag`, and both would be sent.
+      response.headers.delete('etag');
+      response.headers.set('etag', quoted);
+      if (request.method === 'GET' && response.status === 200 && matchesETag(request.headers.get('if-none-match') ?? undefined, quoted)) {
+        const headers = new fetchAPI.Headers(response.headers);
+        headers.delete('content-length');
+        headers.delete('content-type');
+        setResponse(new fetchAPI.Response(null, { status: 304, headers }));
+      }
     },
   };
   return { name: 'graphql-cache', yoga: [cache, privateResponses] };

@@ -60,10 +60,9 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   function route(exchange: Exchange): GatewayResponse | undefined {
     const { path } = exchange;
     if (path === GRAPHQL_PATH) {
-      const refused = methodNotAllowed(exchange, ['GET', 'POST']);
-      if (refused) return refused;
+      // Known first, so that even a 405 here is said as a GraphQL response.
       exchange.destination = { kind: 'graphql', route: GRAPHQL_PATH };
-      return undefined;
+      return methodNotAllowed(exchange, ['GET', 'POST']);
     }
     const isDocument = path === options.openapi.path;
     const match = isDocument ? undefined : table.match(path);

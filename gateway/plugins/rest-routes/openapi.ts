@@ -4,6 +4,7 @@
 // the error responses, and what the other plugins describe of themselves (how keys are sent,
 // the headers every response carries), under the names they are configured with.
 import {
+  GraphQLNonNull,
   isEnumType,
   isListType,
   isNonNullType,
@@ -93,7 +94,9 @@ function rootFieldSchema(schema: GraphQLSchema, route: CompiledRoute): JsonSchem
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         if ((node.alias?.value ?? node.name.value) === route.rootField && typeInfo.getParentType() === schema.getQueryType()) {
-          result = selectionSchema(schema, route.document, typeInfo.getType()!, node.selectionSet);
+          // A 200 always has the root field's value: a null one comes with an error, which is the response.
+          const type = typeInfo.getType()!;
+          result = selectionSchema(schema, route.document, isNonNullType(type) ? type : new GraphQLNonNull(type), node.selectionSet);
           return false;
         }
         return undefined;
