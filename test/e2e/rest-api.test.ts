@@ -455,7 +455,8 @@ describe('GraphQL and OpenAPI', () => {
     expect(sort.schema).toEqual({ type: 'string', enum: ['popular', 'newest', 'downloads', 'az'], default: 'popular' });
     expect(json.paths['/search'].get.parameters.find((p: { name: string }) => p.name === 'q')).toMatchObject({ required: true, schema: { maxLength: 200 } });
     expect(Object.keys(json.paths['/icons/{ref}'].get.responses)).toEqual(expect.arrayContaining(['200', '304', '401', '403', '404', '429']));
-    const item = json.paths['/icons'].get.responses['200'].content['application/json'].schema.properties.data.items;
+    expect(json.paths['/icons'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IconPage' });
+    const item = json.components.schemas.Icon;
     expect(Object.keys(item.properties).sort()).toEqual([...LIST_ITEM_KEYS, 'svg'].sort());
     expect(item.required.sort()).toEqual(LIST_ITEM_KEYS);
     expect(Object.keys(json.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'BearerAuth']);

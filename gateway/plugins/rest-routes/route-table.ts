@@ -24,6 +24,8 @@ export interface CompiledRoute {
   rootField: string;
   /** The parameters' rules in force: as configured, within the bounds of the arguments they fill (set by `bind`). */
   params: Record<string, ParamRule>;
+  /** The schema's arguments each variable of the operation fills (set by `bind`). */
+  argumentsByVariable: Map<string, GraphQLArgument[]>;
 }
 
 function compilePattern(path: string): { pattern: RegExp; names: string[] } {
@@ -100,7 +102,7 @@ export class RouteTable {
     this.routes = options.routes.map((config) => {
       const { pattern, names } = compilePattern(config.path);
       const document = operations.document(config.operation);
-      return { config, pattern, pathParamNames: names, document, rootField: rootFieldOf(document, config.operation), params: config.params };
+      return { config, pattern, pathParamNames: names, document, rootField: rootFieldOf(document, config.operation), params: config.params, argumentsByVariable: new Map() };
     });
   }
 
@@ -119,6 +121,7 @@ export class RouteTable {
         }
       }
       const filled = argumentsByVariable(schema, route.document);
+      route.argumentsByVariable = filled;
       route.params = Object.fromEntries(
         Object.entries(route.config.params).map(([name, rule]) => [
           name,
