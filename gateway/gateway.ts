@@ -12,7 +12,8 @@ import { GatewayMetrics } from './metrics/metrics.ts';
 import { gatewayOptions } from './options.ts';
 import { exchangeFromFetch, exchangeFromNode, type Exchange, type RequestCarrier } from './pipeline/exchange.ts';
 import { Pipeline } from './pipeline/pipeline.ts';
-import type { ApiDescription, Envelope, ErrorShaper, GatewayPlugin, GatewayServices } from './pipeline/plugin.ts';
+import { describeApi } from './pipeline/api-description.ts';
+import type { Envelope, ErrorShaper, GatewayPlugin, GatewayServices } from './pipeline/plugin.ts';
 import { defaultErrorShaper } from './plugins/error-shaping/index.ts';
 import { PLUGIN_FACTORIES } from './plugins/index.ts';
 import { useGatewayInYoga } from './yoga-bridge.ts';
@@ -88,10 +89,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     plugins.push(PLUGIN_FACTORIES[name]!(options, services, [...where, 'plugins', index, name]));
   });
   shaper = plugins.find((plugin) => plugin.errors)?.errors ?? shaper;
-  const api: ApiDescription = {
-    securitySchemes: Object.assign({}, ...plugins.map((plugin) => plugin.describes?.securitySchemes ?? {})),
-    responseHeaders: Object.assign({}, ...plugins.map((plugin) => plugin.describes?.responseHeaders ?? {})),
-  };
+  const api = describeApi(plugins);
 
   const served: Omit<Gateway, 'yogaPlugin'> = {
     pipeline: new Pipeline(plugins, services.errors),

@@ -40,12 +40,42 @@ export interface ErrorShaper {
 /** The served schema with every envelop plugin of Mesh: how REST operations build their context and run. */
 export type Envelope = GetEnvelopedFn<Record<string, unknown>>;
 
-/** What plugins say of themselves in the API's description (the OpenAPI document), under their configured names. */
+/** A response header as the API's description shows it (an OpenAPI header object, named). */
+export interface DescribedHeader {
+  /** As sent, under the name the plugin is configured with. */
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/** A response a plugin gives itself, on any route it guards, with the headers it always sends with it. */
+export interface DescribedResponse {
+  status: number;
+  description: string;
+  headers?: readonly DescribedHeader[];
+}
+
+/** A header a plugin adds to responses it does not give itself. */
+export interface AddedHeader extends DescribedHeader {
+  /** The statuses of the responses that carry it; omitted: every response. */
+  statuses?: readonly number[];
+  /** Whether every such response carries it; false: only some (for example once the request is counted). */
+  always: boolean;
+}
+
+/**
+ * What plugins say of themselves in the API's description (the OpenAPI document), under their
+ * configured names and in the REST API's terms (no GraphQL wording).
+ */
 export interface ApiDescription {
   /** OpenAPI security schemes, by name. */
   securitySchemes?: Record<string, Record<string, unknown>>;
-  /** Headers every response carries: name -> OpenAPI header object. */
-  responseHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  /** OpenAPI security requirements: any one of them admits a request. */
+  security?: Record<string, string[]>[];
+  responses?: readonly DescribedResponse[];
+  headers?: readonly AddedHeader[];
+  /** Paragraphs (Markdown) for the document's introduction. */
+  overview?: readonly string[];
 }
 
 export interface GatewayPlugin {

@@ -154,7 +154,6 @@ const INCOMING_ICON_FIELDS = [
   ['source_name', 'text'],
   ['name', 'text'],
   ['category_slug', 'text'],
-  ['category_name', 'text'],
   ['style', 'text'],
   ['colors', 'text[]'],
   ['premium', 'boolean'],
@@ -175,7 +174,6 @@ async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], 
     source_name: icon.sourceName,
     name: icon.name,
     category_slug: icon.category.slug,
-    category_name: icon.category.name,
     style: icon.style,
     colors: icon.colors,
     premium: icon.premium,
@@ -192,11 +190,13 @@ async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], 
   const assignments = ICON_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ');
   const changed = ICON_COLUMNS.map((column) => `icons.${column}`).join(', ');
   const incoming = ICON_COLUMNS.map((column) => `excluded.${column}`).join(', ');
+  // The icon's copy of its category name is the category's own (the first set to name it gave
+  // it), whatever this set calls it: "Food / Drink" and "Food & Drink" are one category, one name.
   // Rows are only rewritten when a value differs, so a re-import of unchanged data writes nothing.
   // New rows are inserted in source order (ordinality), so a fresh import numbers ids alike.
   return tx.$executeRawUnsafe(
     `INSERT INTO icons (slug, set_id, source_name, ${ICON_COLUMNS.join(', ')})
-     SELECT r.slug, $1, r.source_name, r.name, c.id, r.category_name, r.style, r.colors, r.premium,
+     SELECT r.slug, $1, r.source_name, r.name, c.id, c.name, r.style, r.colors, r.premium,
             r.downloads, r.popularity, r.published_at, r.published, r.width, r.height, r.body,
             r.keywords, r.tag_names
      FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (${INCOMING_ICON_FIELDS.map(([name, type]) => `${name} ${type}`).join(', ')}))

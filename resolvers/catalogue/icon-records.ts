@@ -41,7 +41,7 @@ interface IconRow {
 }
 
 const ICON_SELECT = Prisma.sql`
-  SELECT i.id, i.slug, i.source_name, i.name, i.category_name, c.slug AS category_slug, i.style, i.colors,
+  SELECT i.id, i.slug, i.source_name, i.name, c.name AS category_name, c.slug AS category_slug, i.style, i.colors,
          i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords,
          s.prefix AS set_prefix, s.name AS set_name, s.author AS set_author, s.author_url AS set_author_url,
          s.license_title AS set_license_title, s.license_spdx AS set_license_spdx,

@@ -132,7 +132,9 @@ describe('the error table of the specification', () => {
 describe('parameter rules at their bounds', () => {
   it.each([
     ['/icons?page=1', 200],
-    ['/icons?page=0', 400, /page must be a whole number of at least 1 \(got "0"\)/],
+    ['/icons?page=0', 400, /page must be a whole number from 1 to 2147483647 \(got "0"\)/],
+    ['/icons?page=2147483647', 200],
+    ['/icons?page=2147483648', 400, /page must be a whole number from 1 to 2147483647 \(got "2147483648"\)/],
     ['/icons?page=-3', 400, /page must be/],
     ['/icons?page=1.5', 400, /page must be/],
     ['/icons?page=abc', 400, /page must be/],
@@ -142,7 +144,9 @@ describe('parameter rules at their bounds', () => {
     ['/icons?per_page=0', 400, /per_page must be a whole number from 1 to 100/],
     ['/icons?per_page=101', 400, /per_page must be a whole number from 1 to 100 \(got "101"\)/],
     ['/icons?sort=az', 200],
-    ['/icons?sort=AZ', 200],
+    ['/icons?sort=AZ', 400, /sort must be one of: popular, newest, downloads, az \(got "AZ"\)/],
+    ['/icons?license=FREE', 400, /license must be one of: free, premium/],
+    ['/icons?per_page=%2010', 400, /per_page must be a whole number from 1 to 100/],
     ['/icons?sort=name', 400, /sort must be one of: popular, newest, downloads, az/],
     ['/icons?license=free', 200],
     ['/icons?license=premium', 200],
@@ -160,6 +164,11 @@ describe('parameter rules at their bounds', () => {
     ['/search?q=%20%20', 400, /q must not be empty/],
     ['/search?q=home&per_page=101', 400, /per_page/],
     ['/icons?utm_source=newsletter&whatever=1', 200],
+    // An empty value counts as absent, whatever the parameter (the README's rule; issue 11, item 13).
+    ...['page', 'per_page', 'category', 'tag', 'style', 'color', 'license', 'sort', 'include_svg'].flatMap((name) => [
+      [`/icons?${name}=`, 200] as const,
+      [`/search?q=home&${name}=%20`, 200] as const,
+    ]),
     ['/icons?category=%00', 400, /category must not contain control characters/],
     ['/search?q=a%00b', 400, /q must not contain control characters/],
     ['/icons/%00', 404, /No icon with id or slug/],
@@ -448,7 +457,8 @@ describe('GraphQL and OpenAPI', () => {
     expect(sort.schema).toEqual({ type: 'string', enum: ['popular', 'newest', 'downloads', 'az'], default: 'popular' });
     expect(json.paths['/search'].get.parameters.find((p: { name: string }) => p.name === 'q')).toMatchObject({ required: true, schema: { maxLength: 200 } });
     expect(Object.keys(json.paths['/icons/{ref}'].get.responses)).toEqual(expect.arrayContaining(['200', '304', '401', '403', '404', '429']));
-    const item = json.paths['/icons'].get.responses['200'].content['application/json'].schema.properties.data.items;
+    expect(json.paths['/icons'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IconPage' });
+    const item = json.components.schemas.Icon;
     expect(Object.keys(item.properties).sort()).toEqual([...LIST_ITEM_KEYS, 'svg'].sort());
     expect(item.required.sort()).toEqual(LIST_ITEM_KEYS);
     expect(Object.keys(json.components.securitySchemes).sort()).toEqual(['ApiKeyHeader', 'BearerAuth']);

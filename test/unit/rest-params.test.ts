@@ -51,10 +51,22 @@ describe('parameters', () => {
 
   it('converts values within the rules', () => {
     expect(convertParam('per_page', perPage, '1')).toBe(1);
-    expect(convertParam('per_page', perPage, ' 100 ')).toBe(100);
-    expect(convertParam('sort', sort, 'AZ')).toBe('AZ');
+    expect(convertParam('per_page', perPage, '100')).toBe(100);
+    expect(convertParam('per_page', perPage, '+07')).toBe(7);
+    expect(convertParam('sort', sort, 'az')).toBe('AZ');
     expect(convertParam('include_svg', flag, '1')).toBe(true);
     expect(convertParam('q', q, '  arrow left ')).toBe('arrow left');
+  });
+
+  // The OpenAPI document lists enum values in lower case and integers as integers: a value it
+  // does not allow is refused, not taken leniently (issue 11, item 13).
+  it.each([
+    ['sort', sort, 'AZ', 'sort must be one of: popular, az (got "AZ")'],
+    ['sort', sort, ' az', 'sort must be one of: popular, az (got " az")'],
+    ['per_page', perPage, ' 100 ', 'per_page must be a whole number from 1 to 100 (got " 100 ")'],
+    ['include_svg', flag, ' 1', 'include_svg must be 0 or 1'],
+  ] as const)('%s=%j is refused as the document says', (name, rule, raw, message) => {
+    expect(() => convertParam(name, rule, raw)).toThrow(message);
   });
 
   it.each([
@@ -73,6 +85,19 @@ describe('parameters', () => {
 
   it('counts characters, not UTF-16 units, against maxLength', () => {
     expect(convertParam('q', q, '😀'.repeat(200))).toBe('😀'.repeat(200));
+  });
+
+  it('takes an empty or blank value as absent, for every kind of parameter (issue 11, item 13)', () => {
+    const text: ParamRule = { type: 'string', maxLength: 100, required: false };
+    const page: ParamRule = { type: 'integer', minimum: 1, default: 1, required: false };
+    const params = { page, per_page: perPage, sort, include_svg: flag, category: text };
+    const absent = variablesFor(params, new URLSearchParams(''));
+    expect(absent).toEqual({ page: 1, perPage: 24, sort: 'POPULAR', includeSvg: false });
+    for (const name of Object.keys(params)) {
+      for (const blank of ['', '%20%20']) expect(variablesFor(params, new URLSearchParams(`${name}=${blank}`))).toEqual(absent);
+    }
+    expect(() => variablesFor({ q }, new URLSearchParams('q='))).toThrow('q must not be empty');
+    expect(() => variablesFor({ q }, new URLSearchParams('q=%20'))).toThrow('q must not be empty');
   });
 
   it('builds variables with defaults, ignores unknown parameters, and refuses repeated ones', () => {

@@ -62,9 +62,20 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
     stages: { auth: authenticate },
     describes: {
       securitySchemes: {
-        ApiKeyHeader: { type: 'apiKey', in: 'header', name: header },
-        BearerAuth: { type: 'http', scheme: 'bearer' },
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: header, description: `The API key in the ${header} header.` },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token: `Authorization: Bearer <key>`.' },
       },
+      security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }, ...(allowAnonymous ? [{}] : [])],
+      responses: [
+        {
+          status: 401,
+          description: 'The API key is missing, invalid or revoked.',
+          headers: [{ name: 'WWW-Authenticate', description: `How to authenticate: \`${challenge['www-authenticate']}\`.`, schema: { type: 'string' } }],
+        },
+      ],
+      overview: [
+        `**Authentication.** Every request needs an API key, in the \`${header}\` header or as \`Authorization: Bearer <key>\` (never in the query string). A missing, invalid or revoked key gives 401 with \`WWW-Authenticate\`.${allowAnonymous ? ' Requests without a key are accepted too, under a lower limit shared per IP address.' : ''}`,
+      ],
     },
   };
 };

@@ -8,7 +8,7 @@ import { whenReady } from '../../../lib/maybe-promise.ts';
 import { ConfigError, formatPath } from '../../../lib/config-validation.ts';
 import { logger } from '../../../lib/logger.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
-import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import type { ApiDescription, DescribedHeader, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { RateLimiter, type RateLimitDecision } from './limiter.ts';
@@ -32,6 +32,28 @@ export function createRateLimitStore(options: Pick<RateLimitOptions, 'store' | '
     throw new ConfigError(`REDIS_CLUSTER_NODES: ${(error as Error).message}`);
   }
   return new RedisStore({ url: redisUrl, clusterNodes, commandTimeoutMs: options.redisTimeoutMs });
+}
+
+/** The limit's headers and refusals, under their configured names, for the API's description. */
+function describeRateLimit({ headers: names, hourlyLimit, failOpen }: RateLimitOptions): ApiDescription {
+  const retryAfter: DescribedHeader = { name: names.retryAfter, description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } };
+  const remaining: DescribedHeader = { name: names.remaining, description: 'Requests left in the current hour.', schema: { type: 'integer', minimum: 0 } };
+  const reset: DescribedHeader = { name: names.reset, description: 'When the current hour’s count starts again, in Unix seconds.', schema: { type: 'integer' } };
+  const counted = 'Sent once the request is counted against the limit (not on 401, 404 for an unknown path, or 405; not while the count cannot be read).';
+  return {
+    responses: [
+      { status: 429, description: `The hourly limit is used up; try again after the seconds in ${names.retryAfter}.`, headers: [retryAfter, remaining, reset] },
+      ...(failOpen ? [] : [{ status: 503, description: 'The rate limit cannot be counted right now; try again shortly.', headers: [retryAfter] }]),
+    ],
+    headers: [
+      { name: names.limit, description: 'Requests allowed per hour: the key’s own limit once the key is known, else the default.', schema: { type: 'integer', minimum: 1 }, always: true },
+      { ...remaining, description: `${remaining.description} ${counted}`, always: false },
+      { ...reset, description: `${reset.description} ${counted}`, always: false },
+    ],
+    overview: [
+      `**Rate limits.** ${hourlyLimit} requests per hour per key by default (a key may have its own limit), in windows aligned to the hour. Every response says the limit in \`${names.limit}\`; once a request is counted it also carries \`${names.remaining}\` and \`${names.reset}\` (Unix seconds). Beyond the limit: 429 with \`${names.retryAfter}\` (seconds).`,
+    ],
+  };
 }
 
 export const useRateLimit: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
@@ -74,9 +96,7 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
         );
       },
     },
-    describes: {
-      responseHeaders: { [names.limit]: { description: 'Requests allowed per hour for this key.', schema: { type: 'integer' } } },
-    },
+    describes: describeRateLimit(options),
     async start(timeoutMs) {
       if (!(await store.connect(timeoutMs))) logger.warn({ msg: `rate limit store "${store.name}" not reachable yet; retrying in the background` });
     },

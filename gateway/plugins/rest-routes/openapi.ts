@@ -1,207 +1,182 @@
 // The OpenAPI 3.1 document of the REST routes, derived from the same route table that serves
 // them: parameters from the declared rules (types, bounds, defaults, enums), response schemas
-// from each operation's selection set typed by the schema (aliases become property names),
-// the error responses, and what the other plugins describe of themselves (how keys are sent,
-// the headers every response carries), under the names they are configured with.
-import {
-  GraphQLNonNull,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  Kind,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-  type SelectionSetNode,
-} from 'graphql';
-import type { ApiDescription } from '../../pipeline/plugin.ts';
+// from each operation's selection set typed by the schema (openapi-schemas.ts), the responses
+// and headers each status carries, and what the other plugins describe of themselves (how keys
+// are sent, the limits and their headers, their refusals), under the names they are
+// configured with. Everything in it is in the REST API's terms.
+import { STATUS_CODES } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
+import type { ApiDescription, DescribedHeader, DescribedResponse } from '../../pipeline/plugin.ts';
+import { headerComponents, headersOf } from './openapi-headers.ts';
+import { ResponseSchemas, type JsonSchema } from './openapi-schemas.ts';
 import type { ParamRule, RestRoutesOptions } from './options.ts';
 import type { CompiledRoute } from './route-table.ts';
 
-type JsonSchema = Record<string, unknown>;
-
-const SCALARS: Record<string, JsonSchema> = {
-  Int: { type: 'integer' },
-  Float: { type: 'number' },
-  String: { type: 'string' },
-  Boolean: { type: 'boolean' },
-  ID: { type: 'string' },
+const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Every error’s body.',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      additionalProperties: false,
+      properties: {
+        code: { type: 'integer', description: 'The HTTP status code.' },
+        message: { type: 'string', description: 'What went wrong, in words a client can act on (a broken parameter rule names the parameter).' },
+      },
+    },
+  },
 };
 
-function nullable(schema: JsonSchema): JsonSchema {
-  const type = schema.type;
-  if (typeof type === 'string') return { ...schema, type: [type, 'null'] };
-  return { anyOf: [schema, { type: 'null' }] };
-}
+/** The headers rest-routes sends with its own answers (200 and 304), under their fixed names. */
+const ETAG: DescribedHeader = { name: 'ETag', description: 'Strong validator of the body; send it back in If-None-Match (compared weakly) for a 304.', schema: { type: 'string' } };
+const CACHE_CONTROL: DescribedHeader = {
+  name: 'Cache-Control',
+  description: 'Always `private, no-cache`: the response depends on the caller’s key, so shared caches must not keep it.',
+  schema: { type: 'string', const: 'private, no-cache' },
+};
+const X_CACHE: DescribedHeader = {
+  name: 'X-Cache',
+  description: 'HIT when the gateway answered from its response cache (a few seconds old at most), MISS when it computed the response.',
+  schema: { type: 'string', enum: ['HIT', 'MISS'] },
+};
+const ALLOW: DescribedHeader = { name: 'Allow', description: 'The methods the path allows.', schema: { type: 'string', const: 'GET, HEAD' } };
 
-/** JSON Schema of what a selection set returns, field by field (aliases as property names). */
-function selectionSchema(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  type: GraphQLOutputType,
-  selectionSet: SelectionSetNode | undefined,
-): JsonSchema {
-  if (isNonNullType(type)) {
-    const inner = selectionSchema(schema, document, type.ofType, selectionSet);
-    const { type: t, anyOf } = inner;
-    if (Array.isArray(t)) return { ...inner, type: t.filter((x) => x !== 'null') };
-    if (anyOf) return (anyOf as JsonSchema[])[0]!;
-    return inner;
-  }
-  if (isListType(type)) return nullable({ type: 'array', items: selectionSchema(schema, document, type.ofType, selectionSet) });
-  if (isScalarType(type)) return nullable(SCALARS[type.name] ?? { type: 'string' });
-  if (isEnumType(type)) return nullable({ type: 'string', enum: type.getValues().map((v) => v.name) });
-  if (!isObjectType(type) || !selectionSet) return nullable({ type: 'object' });
+const OVERVIEW = [
+  '**Parameters.** Unknown query parameters are ignored. A parameter given twice is 400. An empty value (or one of spaces only) counts as absent: the default applies. Values are taken as this document states them: whole numbers as digits, enum values in lower case; anything else is 400 with a message naming the parameter and its rule.',
+  '**Errors** have the body `{"error":{"code":<status>,"message":"..."}}`, `code` equal to the HTTP status.',
+  '**Caching.** 200s carry a strong `ETag`; `If-None-Match` with it gives 304 with no body. Responses say `Cache-Control: private, no-cache` (they depend on the caller’s key) and, on routes the gateway caches, `X-Cache: HIT` or `MISS`.',
+  '**Methods.** Every path answers GET, and HEAD alike without a body; any other method gets 405 with `Allow`.',
+];
 
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  const collect = (set: SelectionSetNode, conditional: boolean) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) collect(fragment.selectionSet, conditional);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        collect(selection.selectionSet, conditional);
-      } else {
-        const field = type.getFields()[selection.name.value];
-        if (!field) continue;
-        const key = selection.alias?.value ?? selection.name.value;
-        const skippable = conditional || (selection.directives?.some((d) => d.name.value === 'include' || d.name.value === 'skip') ?? false);
-        properties[key] = { ...selectionSchema(schema, document, field.type, selection.selectionSet), ...(field.description ? { description: field.description } : {}) };
-        if (!skippable) required.push(key);
-      }
-    }
-  };
-  collect(selectionSet, false);
-  return nullable({ type: 'object', properties, required, additionalProperties: false });
-}
-
-function rootFieldSchema(schema: GraphQLSchema, route: CompiledRoute): JsonSchema {
-  let result: JsonSchema = {};
-  const typeInfo = new TypeInfo(schema);
-  const operation = route.document.definitions[0]!;
-  visit(
-    operation,
-    visitWithTypeInfo(typeInfo, {
-      Field(node) {
-        if ((node.alias?.value ?? node.name.value) === route.rootField && typeInfo.getParentType() === schema.getQueryType()) {
-          // A 200 always has the root field's value: a null one comes with an error, which is the response.
-          const type = typeInfo.getType()!;
-          result = selectionSchema(schema, route.document, isNonNullType(type) ? type : new GraphQLNonNull(type), node.selectionSet);
-          return false;
-        }
-        return undefined;
-      },
-    }),
-  );
-  return result;
+/** The component name of a status's response: 404 -> NotFound. */
+function responseName(status: number): string {
+  return (STATUS_CODES[status] ?? `Status ${status}`).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase());
 }
 
 function paramSchema(rule: ParamRule): JsonSchema {
+  const withDefault = rule.default !== undefined ? { default: rule.default } : {};
   switch (rule.type) {
     case 'integer':
-      return { type: 'integer', ...(rule.minimum !== undefined && { minimum: rule.minimum }), ...(rule.maximum !== undefined && { maximum: rule.maximum }), ...(rule.default !== undefined && { default: rule.default }) };
-    case 'string':
-      return { type: 'string', minLength: Math.max(rule.minLength ?? 1, 1), ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }), ...(rule.default !== undefined && { default: rule.default }) };
+      return { type: 'integer', ...(rule.minimum !== undefined && { minimum: rule.minimum }), ...(rule.maximum !== undefined && { maximum: rule.maximum }), ...withDefault };
+    case 'string': {
+      // Blank counts as absent; a value given must have at least one character (or the rule's minimum).
+      const minLength = Math.max(rule.minLength ?? 1, 1);
+      return { type: 'string', ...((rule.required || minLength > 1) && { minLength }), ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }), ...withDefault };
+    }
     case 'enum':
-      return { type: 'string', enum: Object.keys(rule.values), ...(rule.default !== undefined && { default: rule.default }) };
+      return { type: 'string', enum: Object.keys(rule.values), ...withDefault };
     case 'flag':
       return { type: 'integer', enum: [0, 1], default: rule.default ?? 0 };
   }
 }
 
-const ERRORS: Record<string, string> = {
-  '400': 'A parameter breaks its rule; the message names it.',
-  '401': 'The API key is missing or invalid.',
-  '403': 'Premium content that the caller’s account does not own.',
-  '404': 'Nothing matches.',
-  '405': 'Only GET and HEAD are allowed.',
-  '429': 'The rate limit is exceeded; Retry-After says when to try again.',
-  '500': 'Unexpected error.',
-  '503': 'Rate limiting unavailable (when configured to fail closed).',
-};
+function parametersOf(route: CompiledRoute): JsonSchema[] {
+  return [
+    ...route.pathParamNames.map((name) => {
+      const description = route.argumentsByVariable.get(name)?.[0]?.description;
+      return { name, in: 'path', required: true, schema: { type: 'string', minLength: 1 }, ...(description && { description }) };
+    }),
+    ...Object.entries(route.params).map(([name, rule]) => ({
+      name,
+      in: 'query',
+      required: rule.required,
+      // Blank counts as absent (params.ts), so an optional parameter may be sent empty.
+      ...(!rule.required && { allowEmptyValue: true }),
+      ...(rule.description && { description: rule.description }),
+      schema: paramSchema(rule),
+    })),
+  ];
+}
+
+/** The tag of a route: configured, or its first path segment capitalised. */
+function tagOf(route: CompiledRoute): string {
+  if (route.config.tag) return route.config.tag;
+  const segment = route.config.path.split('/')[1] ?? '';
+  return segment.charAt(0).toUpperCase() + segment.slice(1);
+}
+
+/** The responses rest-routes gives itself on a route, with their headers. */
+function ownResponses(route: CompiledRoute): DescribedResponse[] {
+  const cached = route.config.cache.seconds > 0;
+  const fresh = [ETAG, CACHE_CONTROL, ...(cached ? [X_CACHE] : [])];
+  return [
+    { status: 200, description: 'OK', headers: fresh },
+    { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: fresh },
+    ...(Object.keys(route.params).length ? [{ status: 400, description: 'A parameter breaks its rule; the message names the parameter and the rule.' }] : []),
+    ...(route.pathParamNames.length
+      ? [
+          { status: 403, description: 'Premium content that the caller’s account does not own.' },
+          { status: 404, description: 'Nothing matches the path.' },
+        ]
+      : []),
+    { status: 405, description: 'A method other than GET or HEAD.', headers: [ALLOW] },
+  ];
+}
 
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly CompiledRoute[], options: RestRoutesOptions['openapi'], api: ApiDescription): JsonSchema {
+  const schemas = new ResponseSchemas(schema, ['Error']);
+  const errorResponses: Record<string, JsonSchema & { headers?: Record<string, unknown> }> = {};
+  const operationResponses: Record<string, { headers?: Record<string, unknown> }>[] = [];
   const paths: Record<string, JsonSchema> = {};
-  const everyResponseHeaders = Object.fromEntries(Object.keys(api.responseHeaders ?? {}).map((name) => [name, { $ref: `#/components/headers/${headerComponent(name)}` }]));
-  const errorResponse = (description: string) => ({
-    description,
-    headers: everyResponseHeaders,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  });
+
   for (const route of routes) {
     const { config } = route;
-    const parameters = [
-      ...route.pathParamNames.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: 'Numeric id or slug' })),
-      ...Object.entries(route.params).map(([name, rule]) => ({
-        name,
-        in: 'query',
-        required: rule.required,
-        schema: paramSchema(rule),
-        ...(rule.description && { description: rule.description }),
-      })),
-    ];
-    const operationId = config.operation.charAt(0).toLowerCase() + config.operation.slice(1);
-    const bodySchema = config.envelope === 'page' ? rootFieldSchema(schema, route) : { type: 'object', properties: { data: rootFieldSchema(schema, route) }, required: ['data'], additionalProperties: false };
-    const used = new Set(['401', '404', '405', '429', '500', '503', ...(Object.keys(route.params).length || route.pathParamNames.length ? ['400'] : []), ...(route.pathParamNames.length ? ['403'] : [])]);
+    const root = schemas.rootField(route.document);
+    const body = config.envelope === 'page' ? root : { type: 'object', properties: { data: root }, required: ['data'], additionalProperties: false };
+    const produced = [...ownResponses(route), ...(api.responses ?? [])];
+    const statuses = [...new Set(produced.map((r) => r.status))].sort((a, b) => a - b);
+    const responses: Record<string, JsonSchema & { headers?: Record<string, unknown> }> = {};
+    for (const status of statuses) {
+      const producers = produced.filter((r) => r.status === status);
+      const description = [...new Set(producers.map((r) => r.description))].join(' ');
+      const headers = headersOf(status, producers, api.headers ?? []);
+      if (status === 200) responses[status] = { description, headers, content: { 'application/json': { schema: body } } };
+      else if (status < 400) responses[status] = { description, headers };
+      else {
+        const response = { description, headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+        // Errors look alike on every route: one component per status (inline if a route's differs).
+        const name = responseName(status);
+        errorResponses[name] ??= response;
+        responses[status] = JSON.stringify(errorResponses[name]) === JSON.stringify(response) ? { $ref: `#/components/responses/${name}` } : response;
+      }
+    }
+    operationResponses.push(responses);
     paths[config.path] = {
       get: {
-        operationId,
+        tags: [tagOf(route)],
+        operationId: config.operation.charAt(0).toLowerCase() + config.operation.slice(1),
         ...(config.summary && { summary: config.summary }),
-        parameters,
-        responses: {
-          '200': {
-            description: 'OK',
-            headers: {
-              ...everyResponseHeaders,
-              ETag: { schema: { type: 'string' }, description: 'Strong validator; send it back in If-None-Match for a 304.' },
-            },
-            content: { 'application/json': { schema: bodySchema } },
-          },
-          '304': { description: 'Not modified (If-None-Match matched the ETag).' },
-          ...Object.fromEntries(Object.entries(ERRORS).filter(([status]) => used.has(status)).map(([status, text]) => [status, errorResponse(text)])),
-        },
+        ...(config.description && { description: config.description }),
+        parameters: parametersOf(route),
+        responses,
       },
     };
   }
-  const securitySchemes = api.securitySchemes ?? {};
+
+  const headers = headerComponents([...operationResponses, errorResponses]);
+  const tags = [...new Set(routes.map(tagOf))].map((name) => ({ name, ...(options.tags[name] && { description: options.tags[name] }) }));
+  const description = [...(options.description ? [options.description] : []), ...(api.overview ?? []), ...OVERVIEW].join('\n\n');
   return {
     openapi: '3.1.0',
-    info: { title: options.title, version: options.version },
-    security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })),
+    info: {
+      title: options.title,
+      version: options.version,
+      description,
+      license: options.license,
+      ...(options.contact && { contact: options.contact }),
+    },
+    servers: options.servers,
+    tags,
+    security: api.security ?? [],
     paths,
     components: {
-      securitySchemes,
-      headers: Object.fromEntries(Object.entries(api.responseHeaders ?? {}).map(([name, header]) => [headerComponent(name), header])),
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['error'],
-          additionalProperties: false,
-          properties: {
-            error: {
-              type: 'object',
-              required: ['code', 'message'],
-              additionalProperties: false,
-              properties: { code: { type: 'integer', description: 'The HTTP status code.' }, message: { type: 'string' } },
-            },
-          },
-        },
-      },
+      schemas: { ...schemas.components, Error: ERROR_SCHEMA },
+      responses: errorResponses,
+      headers,
+      securitySchemes: api.securitySchemes ?? {},
     },
   };
-}
-
-/** The component name of a header: X-RateLimit-Limit -> XRateLimitLimit. */
-function headerComponent(name: string): string {
-  return name.replace(/[^A-Za-z0-9]/g, '');
 }

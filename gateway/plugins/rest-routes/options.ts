@@ -82,7 +82,11 @@ const route = z
      * `data`: the body is `{ "data": <the root field> }`.
      */
     envelope: z.enum(['page', 'data']),
+    /** The OpenAPI operation's one-line summary and its longer description (Markdown). */
     summary: z.string().optional(),
+    description: z.string().optional(),
+    /** The OpenAPI tag grouping the route. @default its first path segment, capitalised ("/icons" -> "Icons") */
+    tag: z.string().min(1).optional(),
     params: z.record(paramName, paramRule).default({}),
     /**
      * Keep finished responses this many seconds (0: never). `shared`: one copy for every caller
@@ -95,6 +99,33 @@ const route = z
   })
   .strict();
 
+const openApiOptions = z
+  .object({
+    path: z.string().startsWith('/').default('/openapi.json'),
+    title: z.string().default('Icon Catalogue API'),
+    version: z.string().default('1.0.0'),
+    /** The introduction (Markdown); what the plugins say of themselves (keys, limits, headers) follows it. */
+    description: z.string().optional(),
+    /**
+     * Where the API is served. @default [{ url: "/" }]: the server the document comes from
+     * (a deployment behind another path or host lists its public address).
+     */
+    servers: z
+      .array(z.object({ url: z.string().min(1), description: z.string().optional() }).strict())
+      .min(1)
+      .default([{ url: '/' }]),
+    /** The license of the API description (`identifier`: an SPDX id). @default MIT */
+    license: z
+      .object({ name: z.string().min(1), identifier: z.string().optional(), url: z.url().optional() })
+      .strict()
+      .refine((license) => !(license.identifier && license.url), 'give identifier or url, not both')
+      .default({ name: 'MIT', identifier: 'MIT' }),
+    contact: z.object({ name: z.string().optional(), url: z.url().optional(), email: z.email().optional() }).strict().optional(),
+    /** Descriptions of the routes' tags, by tag name. */
+    tags: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+
 export const restRoutesOptions = z
   .object({
     /** Folder of .graphql files holding the routes' operations (and shared fragments). */
@@ -102,11 +133,8 @@ export const restRoutesOptions = z
     /** Most bytes of response bodies kept by the response cache. @default 16777216 (16 MiB) */
     cacheMaxBytes: z.number().int().min(0).default(16 * 1024 * 1024),
     routes: z.array(route).min(1, 'must list at least one route'),
-    /** Title and version of the OpenAPI document. */
-    openapi: z
-      .object({ path: z.string().startsWith('/').default('/openapi.json'), title: z.string().default('Icon Catalogue API'), version: z.string().default('1.0.0') })
-      .strict()
-      .default({ path: '/openapi.json', title: 'Icon Catalogue API', version: '1.0.0' }),
+    /** The OpenAPI document: where it is served, and what it says of the API beyond its routes. */
+    openapi: openApiOptions.default(openApiOptions.parse({})),
   })
   .strict()
   .superRefine((options, context) => {

@@ -31,16 +31,24 @@ export function describeRule(rule: ParamRule): string {
 
 const INTEGER = /^[+-]?\d{1,15}$/;
 
-/** The GraphQL value of one raw parameter value, or a ParamError naming the parameter. */
+/** The largest value of GraphQL's Int (32-bit signed), and so of any integer parameter. */
+export const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * The GraphQL value of one raw parameter value, or a ParamError naming the parameter. Values are
+ * taken as the OpenAPI document describes them: integers, enum values and flags exactly as
+ * written (no surrounding spaces, enum values in lower case); texts are trimmed.
+ */
 export function convertParam(name: string, rule: ParamRule, raw: string): unknown {
   const broken = () => new ParamError(name, `${name} must be ${describeRule(rule)} (got ${JSON.stringify(truncate(raw))})`);
   switch (rule.type) {
     case 'integer': {
-      if (!INTEGER.test(raw.trim())) throw broken();
-      const value = Number(raw.trim());
+      if (!INTEGER.test(raw)) throw broken();
+      const value = Number(raw);
       if ((rule.minimum !== undefined && value < rule.minimum) || (rule.maximum !== undefined && value > rule.maximum)) throw broken();
-      // GraphQL's Int is 32-bit; a page beyond it is past the last page anyway.
-      if (!Number.isSafeInteger(value) || Math.abs(value) > 2 ** 31 - 1) throw broken();
+      // A parameter filling an Int argument has its 32-bit range as bounds (route-table.ts); this
+      // guards one that fills none.
+      if (Math.abs(value) > INT32_MAX) throw broken();
       return value;
     }
     case 'string': {
@@ -48,8 +56,9 @@ export function convertParam(name: string, rule: ParamRule, raw: string): unknow
       // PostgreSQL text cannot hold NUL, and no catalogue value has control characters.
       if (CONTROL_CHARACTERS.test(value)) throw new ParamError(name, `${name} must not contain control characters`);
       const length = [...value].length;
-      if (length < Math.max(rule.minLength ?? 1, 1)) {
-        throw new ParamError(name, `${name} must not be empty`);
+      const minLength = Math.max(rule.minLength ?? 1, 1);
+      if (length < minLength) {
+        throw new ParamError(name, minLength === 1 ? `${name} must not be empty` : `${name} must be at least ${minLength} characters long (got ${length})`);
       }
       if (rule.maxLength !== undefined && length > rule.maxLength) {
         throw new ParamError(name, `${name} must be at most ${rule.maxLength} characters long (got ${length})`);
@@ -57,15 +66,19 @@ export function convertParam(name: string, rule: ParamRule, raw: string): unknow
       return value;
     }
     case 'enum': {
-      const value = rule.values[raw.trim().toLowerCase()];
-      if (value === undefined || !Object.hasOwn(rule.values, raw.trim().toLowerCase())) throw broken();
-      return value;
+      if (!Object.hasOwn(rule.values, raw)) throw broken();
+      return rule.values[raw];
     }
     case 'flag':
-      if (raw.trim() === '1') return true;
-      if (raw.trim() === '0') return false;
+      if (raw === '1') return true;
+      if (raw === '0') return false;
       throw broken();
   }
+}
+
+/** An empty value, or one of spaces only: the same as leaving the parameter out. */
+export function isBlank(raw: string): boolean {
+  return raw.trim() === '';
 }
 
 function truncate(text: string): string {
@@ -74,7 +87,8 @@ function truncate(text: string): string {
 
 /**
  * Variables for a route from its query string (declared parameters only; others are ignored)
- * and its path parameters. Defaults are applied, so the response's meta shows what was used.
+ * and its path parameters. A blank value counts as absent, whatever the parameter's type.
+ * Defaults are applied, so the response's meta shows what was used.
  */
 export function variablesFor(
   params: Record<string, ParamRule>,
@@ -87,8 +101,8 @@ export function variablesFor(
     if (values.length > 1) throw new ParamError(name, `${name} must be given at most once`);
     const variable = rule.variable ?? name;
     const raw = values[0];
-    if (raw === undefined || (raw.trim() === '' && rule.type !== 'string')) {
-      if (rule.required) throw new ParamError(name, `${name} is required`);
+    if (raw === undefined || isBlank(raw)) {
+      if (rule.required) throw new ParamError(name, raw === undefined ? `${name} is required` : `${name} must not be empty`);
       if (rule.default !== undefined) variables[variable] = convertParam(name, rule, String(rule.default));
       continue;
     }

@@ -2,13 +2,13 @@
 // against the served schema once, at start: it must validate, each parameter takes the bounds
 // of the argument it fills (@constraint in the schema), and a route whose responses are shared
 // between accounts must not select anything that depends on the account.
-import { Kind, TypeInfo, validate, visit, visitWithTypeInfo, type DocumentNode, type GraphQLArgument, type GraphQLSchema } from 'graphql';
+import { getNamedType, Kind, TypeInfo, validate, visit, visitWithTypeInfo, type DocumentNode, type GraphQLArgument, type GraphQLSchema } from 'graphql';
 import { ConfigError } from '../../../lib/config-validation.ts';
-import { boundsOf } from '../../../resolvers/constraints.ts';
+import { boundsOf, type ArgumentBounds } from '../../../resolvers/constraints.ts';
 import { accountDependentFields } from '../../../resolvers/entitlements.ts';
 import type { OperationLibrary } from './operations.ts';
 import type { ParamRule, RestRoutesOptions, RouteConfig } from './options.ts';
-import { variablesFor } from './params.ts';
+import { INT32_MAX, variablesFor } from './params.ts';
 
 export interface RouteMatch {
   route: CompiledRoute;
@@ -24,6 +24,8 @@ export interface CompiledRoute {
   rootField: string;
   /** The parameters' rules in force: as configured, within the bounds of the arguments they fill (set by `bind`). */
   params: Record<string, ParamRule>;
+  /** The schema's arguments each variable of the operation fills (set by `bind`). */
+  argumentsByVariable: Map<string, GraphQLArgument[]>;
 }
 
 function compilePattern(path: string): { pattern: RegExp; names: string[] } {
@@ -64,12 +66,19 @@ function argumentsByVariable(schema: GraphQLSchema, document: DocumentNode): Map
   return filled;
 }
 
+/** The bounds of an argument: its @constraint, and for an Int its 32-bit range (GraphQL refuses values beyond it). */
+function argumentBounds(argument: GraphQLArgument): ArgumentBounds {
+  const bounds = boundsOf(argument);
+  if (getNamedType(argument.type).name !== 'Int') return bounds;
+  return { ...bounds, min: Math.max(bounds.min ?? -INT32_MAX - 1, -INT32_MAX - 1), max: Math.min(bounds.max ?? INT32_MAX, INT32_MAX) };
+}
+
 /**
  * `rule` within the bounds of `argument`: bounds the config leaves out are the schema's; a
  * configured bound may narrow the schema's, never widen it.
  */
 function ruleWithin(rule: ParamRule, argument: GraphQLArgument, where: string): ParamRule {
-  const bounds = boundsOf(argument);
+  const bounds = argumentBounds(argument);
   const lower = (name: string, configured: number | undefined, schema: number | undefined) => {
     if (configured !== undefined && schema !== undefined && configured < schema) throw new ConfigError(`${where}.${name} ${configured} is below the schema's bound for ${argument.name} (${schema})`);
     return configured ?? schema;
@@ -93,7 +102,7 @@ export class RouteTable {
     this.routes = options.routes.map((config) => {
       const { pattern, names } = compilePattern(config.path);
       const document = operations.document(config.operation);
-      return { config, pattern, pathParamNames: names, document, rootField: rootFieldOf(document, config.operation), params: config.params };
+      return { config, pattern, pathParamNames: names, document, rootField: rootFieldOf(document, config.operation), params: config.params, argumentsByVariable: new Map() };
     });
   }
 
@@ -112,6 +121,7 @@ export class RouteTable {
         }
       }
       const filled = argumentsByVariable(schema, route.document);
+      route.argumentsByVariable = filled;
       route.params = Object.fromEntries(
         Object.entries(route.config.params).map(([name, rule]) => [
           name,
