@@ -16,6 +16,7 @@ Commands:
                       Import Iconify icon sets: the demo catalogue of prisma/catalogue.yaml,
                       or with --all every set of @iconify/json. Unchanged sets are skipped;
                       --force re-maps them (rows are only written where something changed).
+                      Search data left behind by an interrupted import is rebuilt.
   keys create --account <name> [--limit <requests per hour>]
                       Create an API key (and the account if needed). The key is printed once,
                       alone on the last line, and stored only as a hash.

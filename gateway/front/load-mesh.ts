@@ -2,9 +2,10 @@
 // Mesh asks for `@icon-catalogue/gateway` through our import function, which answers with a
 // factory bound to the front's database and keeps the gateway Mesh builds with it. The served
 // schema's envelope is then handed to the gateway, so a route that does not fit the schema
-// stops the start before any slow work.
+// stops the start before any slow work. Whatever goes wrong while the config is read and Mesh
+// built from it is a ConfigError: one line naming the file, no stack.
 import { createRequire } from 'node:module';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { findAndParseConfig as FindAndParseConfig } from '@graphql-mesh/cli';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
@@ -14,6 +15,7 @@ import { PROJECT_ROOT } from '../../lib/project-root.ts';
 import { GATEWAY_PLUGIN_NAME, type Gateway, type GatewayHost } from '../gateway.ts';
 import { meshPluginFactory } from '../index.ts';
 import { bundledModule } from './bundled-modules.ts';
+import { checkSourceModules, firstLine, moduleLocation, readMeshConfig } from './mesh-config-file.ts';
 
 export interface LoadedMesh {
   mesh: MeshInstance;
@@ -46,17 +48,33 @@ export function configDir(env = process.env): string {
 
 /** Mesh and its gateway from the .meshrc.yaml in `dir` (default: GATEWAY_CONFIG_DIR, else the project). */
 export async function loadMesh(host: GatewayHost, dir = configDir(host.env)): Promise<LoadedMesh> {
+  const { file, raw } = await readMeshConfig(dir);
   const built: Gateway[] = [];
   const gatewayModule = { default: meshPluginFactory(host, (gateway) => built.push(gateway)) };
   // Packages resolve from the project whichever folder the config is in.
   const require = createRequire(join(PROJECT_ROOT, 'package.json'));
-  const importFn = (id: string) =>
-    (id === GATEWAY_PLUGIN_NAME ? Promise.resolve(gatewayModule) : (bundledModule(id) ?? import(pathToFileURL(isAbsolute(id) ? id : require.resolve(id)).href))).then(handleImport);
-  const config = await meshConfigLoader()({ dir, importFn });
+  const importModule = (id: string): Promise<unknown> => {
+    if (id === GATEWAY_PLUGIN_NAME) return Promise.resolve(gatewayModule);
+    const location = moduleLocation(id, dir, (name) => require.resolve(name));
+    return bundledModule(location) ?? import(pathToFileURL(location).href);
+  };
+  const importFn = <T>(id: string) => importModule(id).then(handleImport) as Promise<T>;
+  await checkSourceModules(raw, file, importFn);
+  const config = await asConfigError(file, () => meshConfigLoader()({ dir, importFn }));
   const [gateway, ...more] = built;
-  if (!gateway) throw new ConfigError(`${join(dir, '.meshrc.yaml')} lists no ${GATEWAY_PLUGIN_NAME} plugin`);
-  if (more.length) throw new ConfigError(`${join(dir, '.meshrc.yaml')} lists ${GATEWAY_PLUGIN_NAME} more than once`);
-  const mesh = await getMesh(config);
+  if (!gateway) throw new ConfigError(`${file} lists no ${GATEWAY_PLUGIN_NAME} plugin`);
+  if (more.length) throw new ConfigError(`${file} lists ${GATEWAY_PLUGIN_NAME} more than once`);
+  const mesh = await asConfigError(file, () => getMesh(config));
   gateway.bind(mesh.getEnveloped);
   return { mesh, gateway, serve: config.config.serve, dir };
+}
+
+/** Mesh's own failures while reading the config or building from it, as one line naming the file. */
+async function asConfigError<T>(file: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${file}: ${firstLine(error)}`, { cause: error });
+  }
 }

@@ -42,6 +42,7 @@ lifecycle.info({ msg: `Database: ${db.location}` });
 const bootstrap = await bootstrapDatabase(db, createProgressReporter(process.stderr.isTTY ? process.stderr : undefined, (line) => lifecycle.info({ msg: line })));
 if (bootstrap.appliedMigrations.length) lifecycle.info({ msg: `Applied migrations: ${bootstrap.appliedMigrations.join(', ')}` });
 if (bootstrap.imported) lifecycle.info({ msg: formatSummary(bootstrap.imported) });
+if (bootstrap.searchDataRefreshed) lifecycle.info({ msg: 'Search data rebuilt: an import had stopped before it was' });
 
 const front = createFront(loaded);
 await loaded.gateway.start(2_000);

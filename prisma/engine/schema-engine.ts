@@ -24,12 +24,41 @@ const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: WasmApi
 const require = createRequire(import.meta.url);
 let gluePromise: Promise<Glue> | undefined;
 
+/**
+ * The engine races some operations against a JavaScript timer (10 s for PostgreSQL's
+ * migration advisory lock) and never clears it: the wasm imports setTimeout but not
+ * clearTimeout. Each such timer kept a finished CLI command alive for 10 s. The timers it
+ * starts are kept here and cleared once no engine is open any more.
+ */
+const engineTimers = new Set<ReturnType<typeof setTimeout>>();
+let openEngines = 0;
+
+function withTrackedTimers(glue: Glue): Record<string, unknown> {
+  const imports: Record<string, unknown> = { ...glue };
+  for (const name of Object.keys(glue).filter((key) => key.startsWith('__wbg_setTimeout_'))) {
+    imports[name] = (callback: () => void, milliseconds: number) => {
+      const timer = setTimeout(() => {
+        engineTimers.delete(timer);
+        callback();
+      }, milliseconds >>> 0);
+      engineTimers.add(timer);
+      return timer;
+    };
+  }
+  return imports;
+}
+
+function clearEngineTimers(): void {
+  for (const timer of engineTimers) clearTimeout(timer);
+  engineTimers.clear();
+}
+
 function loadGlue(): Promise<Glue> {
   gluePromise ??= (async () => {
     const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as Glue;
     // The package exports no path to the .wasm file itself; it sits beside the glue module.
     const wasmPath = join(dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
-    const { instance } = await wasmApi.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue });
+    const { instance } = await wasmApi.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': withTrackedTimers(glue) });
     glue.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return glue;
@@ -67,12 +96,26 @@ export async function openSchemaEngine(
     connectToShadowDb: () => track(adapterFactory.connectToShadowDb()),
   });
   const log = () => {};
-  const engine = await glue.SchemaEngine.new({ datamodels: [[datamodel.path, datamodel.content]] }, log, bound);
+  openEngines++;
+  let released = false;
+  let engine: SchemaEngine;
+  try {
+    engine = await glue.SchemaEngine.new({ datamodels: [[datamodel.path, datamodel.content]] }, log, bound);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  async function release(): Promise<void> {
+    if (released) return;
+    released = true;
+    await Promise.all(opened.splice(0).map((adapter) => adapter.dispose().catch(() => {})));
+    if (--openEngines === 0) clearEngineTimers();
+  }
   return {
     engine,
     async close() {
       engine.free();
-      await Promise.all(opened.splice(0).map((adapter) => adapter.dispose().catch(() => {})));
+      await release();
     },
     explain(error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -1,10 +1,11 @@
 // Imports Iconify sets one by one: read, map, write in one transaction per set. A set whose
 // source, mapping rules and config are unchanged since its last import is skipped, so a
-// second run changes nothing and an interrupted run resumes where it stopped.
+// second run changes nothing and an interrupted run resumes where it stopped, search data
+// included (refresh-search.ts).
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/client.ts';
 import { mapIconSet, MAPPING_VERSION, type SetOptions } from './map-set.ts';
-import { refreshSearchData } from './refresh-search.ts';
+import { refreshSearchDataIfBehind } from './refresh-search.ts';
 import type { SetFile } from './sources.ts';
 import { writeSet, type WriteProgress } from './write-set.ts';
 
@@ -24,6 +25,8 @@ export interface SetImportResult {
 
 export interface ImportSummary {
   sets: SetImportResult[];
+  /** The search vocabulary and statistics were rebuilt (after imported sets, or left behind by an interrupted import). */
+  searchDataRefreshed: boolean;
   icons: number;
   iconsWritten: number;
   milliseconds: number;
@@ -46,10 +49,12 @@ export async function importSets(prisma: PrismaClient, files: readonly SetFile[]
     sets.push(result);
     options.onEvent?.({ type: 'set-done', result });
   }
-  // After the sets' own transactions: the search vocabulary and planner statistics.
-  if (sets.some((set) => set.status === 'imported')) await refreshSearchData(prisma);
+  // After the sets' own transactions: the search vocabulary and planner statistics, whenever
+  // they are behind the catalogue, whether this run's sets or an interrupted run's put them so.
+  const searchDataRefreshed = await refreshSearchDataIfBehind(prisma);
   return {
     sets,
+    searchDataRefreshed,
     icons: sets.reduce((sum, set) => sum + set.icons, 0),
     iconsWritten: sets.reduce((sum, set) => sum + set.iconsWritten, 0),
     milliseconds: performance.now() - started,

@@ -43,6 +43,7 @@ export function formatSummary(summary: ImportSummary): string {
   return (
     `Done: ${summary.sets.length} sets (${imported} imported, ${summary.sets.length - imported} unchanged), ` +
     `${number.format(summary.icons)} published icons, ${number.format(summary.iconsWritten)} icon rows written ` +
-    `in ${seconds.toFixed(1)} s (${number.format(Math.round(summary.iconsWritten / Math.max(seconds, 0.001)))} rows/s).`
+    `in ${seconds.toFixed(1)} s (${number.format(Math.round(summary.iconsWritten / Math.max(seconds, 0.001)))} rows/s).` +
+    (summary.searchDataRefreshed && imported === 0 ? ' Search data rebuilt: an earlier import stopped before it was.' : '')
   );
 }

@@ -1,9 +1,26 @@
 // Keeping search current after icons change. PostgreSQL does not maintain a materialized
 // view, so whoever writes icons refreshes the search vocabulary (`search_words`: every lexeme
 // of the published icons and the number of icons it occurs in, which typo correction reads).
-// The importer does it once after its sets are written (import-sets.ts; see the README's search section). Until then only typo
-// correction is stale: matching and ranking read the icons themselves.
+// Until then only typo correction is stale: matching and ranking read the icons themselves.
+//
+// Whether it is current is recorded, not assumed: writing a set increments
+// `catalogue_state.version` in the set's transaction (write-set.ts), and a finished refresh
+// records the version it was made for in `search_data_version`. An importer killed between its
+// sets' commits and the end of the refresh leaves the two apart, and whoever comes next (any
+// import, even one that finds every set unchanged, or the embedded server's start) rebuilds.
+// The refresh itself is one statement: readers see the old vocabulary or the new, never a
+// part of it.
 import type { PrismaClient } from '../generated/client.ts';
+
+export interface CatalogueState {
+  version: bigint;
+  searchDataVersion: bigint;
+}
+
+export async function readCatalogueState(prisma: PrismaClient): Promise<CatalogueState> {
+  const state = await prisma.catalogueState.findUnique({ where: { id: 1 }, select: { version: true, searchDataVersion: true } });
+  return state ?? { version: 0n, searchDataVersion: 0n };
+}
 
 /**
  * Recomputes the vocabulary (about 2 s on the full catalogue on PostgreSQL, 0.3 s on the demo
@@ -16,13 +33,26 @@ export async function refreshSearchVocabulary(prisma: PrismaClient): Promise<voi
 }
 
 /**
- * What the importer calls once after writing sets: the vocabulary, then VACUUM (ANALYZE) of
- * icons. The vacuum marks pages all-visible, so ranking names by prefix is an index-only
- * scan, and the statistics let the planner pick the search indexes. A PostgreSQL server's
- * autovacuum would get there on its own a little later; embedded PGlite has no autovacuum
- * (there, searches are about twice as fast after it). Must not run inside a transaction.
+ * The vocabulary, then VACUUM (ANALYZE) of icons, then the record that both are done for the
+ * catalogue's current version. The vacuum marks pages all-visible, so ranking names by prefix
+ * is an index-only scan, and the statistics let the planner pick the search indexes. A
+ * PostgreSQL server's autovacuum would get there on its own a little later; embedded PGlite has
+ * no autovacuum (there, searches are about twice as fast after it). Must not run inside a
+ * transaction.
  */
 export async function refreshSearchData(prisma: PrismaClient): Promise<void> {
+  // Read first: the refresh then sees at least everything this version holds.
+  const { version } = await readCatalogueState(prisma);
   await refreshSearchVocabulary(prisma);
   await prisma.$executeRawUnsafe('VACUUM (ANALYZE) icons');
+  // GREATEST: an import that committed meanwhile has refreshed for its own, later version.
+  await prisma.$executeRaw`UPDATE catalogue_state SET search_data_version = GREATEST(search_data_version, ${version}) WHERE id = 1`;
+}
+
+/** Rebuilds the search data when the catalogue changed since it was last rebuilt; true when it did. */
+export async function refreshSearchDataIfBehind(prisma: PrismaClient): Promise<boolean> {
+  const state = await readCatalogueState(prisma);
+  if (state.searchDataVersion >= state.version) return false;
+  await refreshSearchData(prisma);
+  return true;
 }

@@ -1,7 +1,8 @@
 // Writes one mapped set into the database, in one transaction: a failure anywhere leaves the
 // set exactly as it was. Icons are upserted by (set, source name), so ids and slugs survive
 // re-imports; rows are only rewritten when a value changed; icons that left the source are
-// unpublished, never deleted (ownership and links to them stay valid).
+// unpublished, never deleted (ownership and links to them stay valid). The catalogue's version
+// goes up with the set, so cached totals and the search data know they are behind.
 import type { PrismaClient } from '../generated/client.ts';
 import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
 
@@ -71,6 +72,9 @@ async function writeSetIn(tx: Transaction, { set, icons, digest, onProgress }: W
     setId,
     icons.map((icon) => icon.sourceName),
   );
+  // Last, so the row lock that orders concurrent imports is held only until the commit: the
+  // catalogue's new version becomes visible together with the set (refresh-search.ts).
+  await tx.$executeRawUnsafe('UPDATE catalogue_state SET version = version + 1 WHERE id = 1');
   return { setId, iconsWritten, unpublished };
 }
 

@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/commands.ts';
 import { checkApiKey, digestKey, findApiKeyRecord, publicIdOf } from '../../prisma/accounts/api-keys.ts';
 import { openDatabase } from '../../prisma/database.ts';
+import { createPostgresDatabase, postgresUnavailable } from '../helpers/databases.ts';
 
 let dataDir: string;
+const pgSkip = await postgresUnavailable();
 const savedEnv = { ...process.env };
 
 async function cli(...argv: string[]) {
@@ -136,14 +138,59 @@ describe('the embedded data directory', () => {
   });
 });
 
-function runChild(args: string[]): Promise<{ code: number | null; stderr: string }> {
+describe('a finished command', () => {
+  // The WASM schema engine (migrations run before every command) used to leave a 10 s timer
+  // behind, so every command sat idle for 10 s after printing its result.
+  const lingering = async (env: Record<string, string>) => {
+    const result = await runChild(['cli/main.ts', 'keys', 'list'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/No keys\.|KEY ID/);
+    return result.lingeredMs;
+  };
+
+  it('exits at once after its output on the embedded database', async () => {
+    expect(await lingering({})).toBeLessThan(3_000);
+  });
+
+  it.skipIf(pgSkip)('exits at once after its output on PostgreSQL', async () => {
+    const database = await createPostgresDatabase();
+    try {
+      expect(await lingering({ DATABASE_URL: database.url! })).toBeLessThan(3_000);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+interface ChildResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** From the last output to the exit. */
+  lingeredMs: number;
+}
+
+function runChild(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-      env: { ...process.env, PGLITE_DATA_DIR: dataDir },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, PGLITE_DATA_DIR: dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
     let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
+    let lastOutput = Date.now();
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      lastOutput = Date.now();
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      lastOutput = Date.now();
+    });
+    child.on('exit', () => {
+      const lingeredMs = Date.now() - lastOutput;
+      child.on('close', (code) => resolve({ code, stdout: stdout.trim(), stderr: stderr.trim(), lingeredMs }));
+    });
   });
 }

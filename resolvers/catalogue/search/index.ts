@@ -9,7 +9,7 @@
 import type { PrismaClient } from '../../../prisma/generated/client.ts';
 import type { IconFilter, IdPage, PageRequest, SortKey } from '../filters.ts';
 import { searchCountSql, searchPageSql } from './build-query.ts';
-import { cachedCount } from '../count-cache.ts';
+import { pageWithTotal } from '../count-cache.ts';
 import { parseQuery } from './parse-query.ts';
 import { planSearch } from './plan.ts';
 
@@ -29,9 +29,5 @@ export interface SearchRequest extends PageRequest {
 export async function searchIconIds(prisma: PrismaClient, request: SearchRequest): Promise<IdPage> {
   const plan = planSearch(parseQuery(request.q));
   if (!plan) return { ids: [], total: 0 };
-  const [rows, total] = await Promise.all([
-    prisma.$queryRaw<{ id: number }[]>(searchPageSql(plan, request)),
-    cachedCount(prisma, searchCountSql(plan, request.filter)),
-  ]);
-  return { ids: rows.map((row) => row.id), total };
+  return pageWithTotal(prisma, searchPageSql(plan, request), searchCountSql(plan, request.filter));
 }
