@@ -15,6 +15,7 @@ import { Pipeline } from './pipeline/pipeline.ts';
 import type { ApiDescription, Envelope, ErrorShaper, GatewayPlugin, GatewayServices } from './pipeline/plugin.ts';
 import { defaultErrorShaper } from './plugins/error-shaping/index.ts';
 import { PLUGIN_FACTORIES } from './plugins/index.ts';
+import type { ServerOptions } from './server-options.ts';
 import { useGatewayInYoga } from './yoga-bridge.ts';
 
 /** The name .meshrc.yaml lists the gateway under (the workspace package gateway/package.json). */
@@ -31,6 +32,8 @@ export interface Gateway {
   readonly pipeline: Pipeline;
   readonly plugins: readonly GatewayPlugin[];
   readonly metrics: GatewayMetrics;
+  /** The limits of the HTTP server that carries the gateway (the `server:` section). */
+  readonly serverOptions: ServerOptions;
   /** The Yoga plugin that carries this gateway into Mesh's server. */
   readonly yogaPlugin: YogaPlugin;
   /** A new exchange for a request, known to the gateway's plugins from then on. */
@@ -46,7 +49,7 @@ export interface Gateway {
 
 export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   const where = ['plugins', GATEWAY_PLUGIN_NAME] as const;
-  const { plugins: entries } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
+  const { plugins: entries, server: serverOptions } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
   // Each server request object carries its exchange under a symbol of this gateway's own.
   const EXCHANGE = Symbol('the gateway exchange of this request');
   const metrics = new GatewayMetrics();
@@ -93,6 +96,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     pipeline: new Pipeline(plugins, services.errors),
     plugins,
     metrics,
+    serverOptions,
     exchangeFromNode: (req) => track(exchangeFromNode(req)),
     exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req)),
     exchangeOf,

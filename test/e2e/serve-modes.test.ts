@@ -68,6 +68,9 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
       unknownPath: await ask('/nowhere', withKey),
       wrongMethod: await ask('/categories', { method: 'DELETE', ...withKey }),
       graphql: await ask(`/graphql?query=${encodeURIComponent('{ categories { slug iconCount } }')}`, withKey),
+      graphqlPost: await ask('/graphql', { method: 'POST', headers: { ...withKey.headers, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ categories { slug } }' }) }),
+      // Over server.maxBodyBytes (100 KB by default): refused in every mode, as Yoga carries /graphql in each.
+      hugeBody: await ask('/graphql', { method: 'POST', headers: { ...withKey.headers, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ categories { slug } }', variables: { pad: 'a'.repeat(200_000) } }) }),
     };
   }
 
@@ -88,6 +91,8 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
     expect(reference.wrongMethod).toMatchObject({ status: 405, allow: 'GET, HEAD' });
     expect(reference.graphql).toMatchObject({ status: 200, cacheControl: 'private, no-store' });
     expect(reference.graphql.body.data.categories.length).toBeGreaterThan(5);
+    expect(reference.graphqlPost).toMatchObject({ status: 200, body: { data: { categories: expect.any(Array) } } });
+    expect(reference.hugeBody).toMatchObject({ status: 413, limit: '1000', body: { error: { code: 413, message: 'The request body is larger than 102400 bytes' } } });
     expect(seen['mesh dev']).toEqual(reference);
     expect(seen['mesh start']).toEqual(reference);
   });

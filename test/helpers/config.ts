@@ -16,3 +16,12 @@ export async function withConfig<T>(edit: (config: string) => string, work: (dir
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** An edit for withConfig: the gateway's `server:` section set to `options`. */
+export function serverSection(options: Record<string, number>): (config: string) => string {
+  const entry = '"@icon-catalogue/gateway":\n      plugins:';
+  return (config) => {
+    if (!config.includes(entry)) throw new Error('.meshrc.yaml no longer lists the gateway as serverSection expects');
+    return config.replace(entry, `"@icon-catalogue/gateway":\n      server: ${JSON.stringify(options)}\n      plugins:`);
+  };
+}
