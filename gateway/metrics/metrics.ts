@@ -76,6 +76,17 @@ export class GatewayMetrics {
     help: 'Requests whose rate-limit check could not reach the store (let through or refused per failOpen)',
     registers: [this.registry],
   });
+  private readonly refusedConnections = new Counter({
+    name: 'icon_gateway_connections_refused_total',
+    help: 'Connections closed as they arrived because server.maxConnections were open (npm start)',
+    registers: [this.registry],
+  });
+  private readonly clientErrors = new Counter({
+    name: 'icon_gateway_client_errors_total',
+    help: 'Requests the HTTP server refused before the gateway saw them (400 malformed, 408 too slow, 431 headers too large), by status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
   private readonly droppedLogLines = new Counter({
     name: 'icon_gateway_log_lines_dropped_total',
     help: 'Log lines dropped because stdout could not keep up (more than 16 MiB waiting)',
@@ -109,6 +120,14 @@ export class GatewayMetrics {
 
   rateLimitStoreFailure(): void {
     this.rateLimitStoreFailures.inc();
+  }
+
+  connectionRefused(): void {
+    this.refusedConnections.inc();
+  }
+
+  clientError(status: number): void {
+    this.clientErrors.inc({ status: String(status) });
   }
 
   responseCacheLookup(route: string, hit: boolean): void {

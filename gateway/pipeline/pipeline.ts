@@ -7,6 +7,7 @@ import { PHASES, type ErrorShaper, type GatewayPlugin, type Stage } from './plug
 
 export class Pipeline {
   private readonly stages: Stage[];
+  private readonly startStages: Stage[];
   private readonly completions: ((exchange: Exchange, status: number) => void)[];
 
   constructor(
@@ -14,6 +15,7 @@ export class Pipeline {
     private readonly errors: ErrorShaper,
   ) {
     this.stages = PHASES.flatMap((phase) => plugins.flatMap((plugin) => plugin.stages?.[phase] ?? []));
+    this.startStages = plugins.flatMap((plugin) => plugin.stages?.start ?? []);
     this.completions = plugins.flatMap((plugin) => (plugin.onComplete ? [plugin.onComplete] : []));
   }
 
@@ -48,6 +50,18 @@ export class Pipeline {
       if (outcome) return this.finish(outcome, exchange);
     }
     return undefined;
+  }
+
+  /**
+   * The headers every response carries (what the start phase sets: the request id, the limit),
+   * for answers made outside the pipeline: the front's answers to requests Node could not parse.
+   */
+  commonHeaders(exchange: Exchange): Record<string, string> {
+    for (const stage of this.startStages) {
+      const outcome = stage(exchange); // start stages only set headers; they are not awaited here
+      if (outcome instanceof Promise) outcome.catch(() => {});
+    }
+    return exchange.responseHeaders;
   }
 
   /** The shaped response to an error nobody expected, with the exchange's headers. */
