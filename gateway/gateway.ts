@@ -44,6 +44,8 @@ export interface Gateway {
   bind(envelope: Envelope): void;
   /** Connects what the plugins need, waiting at most `timeoutMs` for each. */
   start(timeoutMs?: number): Promise<void>;
+  /** From now on the readiness probe fails: the server is draining before it stops. */
+  beginDraining(): void;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   const plugins: GatewayPlugin[] = [];
   let shaper: ErrorShaper = defaultErrorShaper();
   let bound = false;
+  let draining = false;
 
   type Carried = { [EXCHANGE]?: Exchange };
   const track = (exchange: Exchange) => {
@@ -73,6 +76,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     // Plugins are built before the error-shaping plugin may be: they call the shaper in force.
     errors: { unexpected: (error, exchange) => shaper.unexpected(error, exchange), fromGraphQL: (errors, exchange) => shaper.fromGraphQL(errors, exchange) },
     exchangeOf,
+    isDraining: () => draining,
     readinessChecks: () => ({
       database: async () => {
         await (await host.database()).prisma.$queryRawUnsafe('SELECT 1');
@@ -108,6 +112,9 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     },
     async start(timeoutMs = 2_000) {
       await Promise.all(plugins.map((plugin) => plugin.start?.(timeoutMs)));
+    },
+    beginDraining() {
+      draining = true;
     },
     async close() {
       await Promise.all(plugins.map((plugin) => plugin.close?.()));

@@ -68,11 +68,24 @@ if (bootstrap.demoKey) {
   }
 }
 
+/** After the drain, the stores and the database get this long to close before the process exits anyway. */
+const CLOSE_GRACE_MS = 5_000;
+
 let stopping = false;
 async function stop(signal: string) {
-  if (stopping) return;
+  if (stopping) {
+    lifecycle.warn({ msg: `${signal} again: stopping now` });
+    logger.flush();
+    process.exit(1);
+  }
   stopping = true;
-  lifecycle.info({ msg: `${signal}: finishing in-flight requests, then stopping` });
+  const { drainTimeoutMs } = loaded.gateway.serverOptions;
+  lifecycle.info({ msg: `${signal}: draining (readiness fails, connections close after their current response; at most ${drainTimeoutMs} ms), then stopping` });
+  setTimeout(() => {
+    lifecycle.error({ msg: `Still stopping ${drainTimeoutMs + CLOSE_GRACE_MS} ms after ${signal}: exiting now` });
+    logger.flush();
+    process.exit(1);
+  }, drainTimeoutMs + CLOSE_GRACE_MS).unref();
   await front.close();
   await loaded.gateway.close();
   await db.close();

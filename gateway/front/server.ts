@@ -3,7 +3,8 @@
 // Fetch-API layers), writes what the pipeline answers, and passes everything else (/graphql)
 // to Mesh's own HTTP handler, where the gateway's Yoga plugin finds the same exchange.
 // It also bounds what one client may cost (the gateway's `server:` options): time to send a
-// request, connections open, and the JSON error body for what Node refuses itself.
+// request, connections open, the JSON error body for what Node refuses itself, and a drain in
+// bounded time on stop.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createMeshHTTPHandler } from '@graphql-mesh/http';
 import { logger } from '../../lib/logger.ts';
@@ -12,10 +13,15 @@ import { isBodyless, type Exchange, type GatewayResponse } from '../pipeline/exc
 import { errorResponse } from '../pipeline/responses.ts';
 import type { ServerOptions } from '../server-options.ts';
 import { answerClientError } from './client-errors.ts';
+import { Drain } from './drain.ts';
 import type { LoadedMesh } from './load-mesh.ts';
 
 export interface Front {
   server: Server;
+  /**
+   * Drains, then stops: readiness fails, no new connections, every response closes its
+   * connection, idle ones close at once, and what is still open after `drainTimeoutMs` is cut.
+   */
   close(): Promise<void>;
 }
 
@@ -105,6 +111,7 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
       requireHostHeader: false,
     },
     (req, res) => {
+      drain.mark(res);
       whenReady(
         () => handle(req, res),
         () => undefined,
@@ -113,6 +120,8 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
     },
   );
   server.maxConnections = options.maxConnections;
+  const drain = new Drain(server);
+  metrics.countConnections(() => drain.connections);
 
   const warnFull = throttled(60_000, () =>
     logger.warn({ msg: `Refusing new connections: ${options.maxConnections} are open (server.maxConnections); counted in icon_gateway_connections_refused_total` }),
@@ -133,10 +142,9 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   return {
     server,
     async close() {
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeIdleConnections();
-      });
+      gateway.beginDraining();
+      const cut = await drain.stop(options.drainTimeoutMs);
+      if (cut) logger.warn({ msg: `Cut ${cut} connection(s) still open ${options.drainTimeoutMs} ms after the drain began (server.drainTimeoutMs)` });
       mesh.destroy();
     },
   };

@@ -125,6 +125,7 @@ describe(`the connection cap (maxConnections ${MAX_CONNECTIONS})`, () => {
     const metrics = await ask(within[0]!, 'GET /metrics HTTP/1.1\r\nHost: test\r\n\r\n');
     expect(metrics?.status).toBe(200);
     expect(Number(/^icon_gateway_connections_refused_total (\d+)/m.exec(metrics!.body)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^icon_gateway_open_connections (\d+)/m.exec(metrics!.body)?.[1])).toBe(MAX_CONNECTIONS);
 
     // Once one closes, there is room again.
     within[0]!.destroy();
