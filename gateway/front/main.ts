@@ -8,7 +8,7 @@ import { databaseOptionsFromEnv, openDatabase, type Database } from '../../prism
 import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
 import { loadMesh } from './load-mesh.ts';
-import { createFront, listen } from './server.ts';
+import { createFront, listen, ListenError } from './server.ts';
 
 // What the process is doing (database, migrations, serving, stopping) is logged even when
 // LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
@@ -45,7 +45,13 @@ if (bootstrap.imported) lifecycle.info({ msg: formatSummary(bootstrap.imported) 
 
 const front = createFront(loaded);
 await loaded.gateway.start(2_000);
-const boundPort = await listen(front.server, port, host);
+const boundPort = await listen(front.server, port, host).catch(async (error: unknown) => {
+  if (!(error instanceof ListenError)) throw error;
+  console.error(`error: ${error.message}`);
+  await loaded.gateway.close();
+  await db.close();
+  process.exit(1);
+});
 lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
 logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
 

@@ -150,12 +150,32 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   };
 }
 
-/** Listens. Errors after that (accept failures such as EMFILE) are logged, not fatal. */
+/** Why the server could not listen: one line for the operator (main.ts prints it and exits). */
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+function listenProblem(error: NodeJS.ErrnoException, port: number, host: string | undefined): string {
+  const where = `port ${port} on ${host ?? 'all interfaces'}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Cannot listen on ${where}: the port is already in use (EADDRINUSE). Stop what uses it, or set PORT to a free port.`;
+    case 'EACCES':
+      return `Cannot listen on ${where}: permission denied (EACCES). Ports below 1024 need privileges; set PORT to a higher one.`;
+    case 'EADDRNOTAVAIL':
+      return `Cannot listen on ${where}: ${host} is not an address of this machine (EADDRNOTAVAIL). Check HOST.`;
+    default:
+      return `Cannot listen on ${where}: ${error.message}`;
+  }
+}
+
+/** Listens; a ListenError saying why when it cannot. Errors after that (accept failures such as EMFILE) are logged, not fatal. */
 export function listen(server: Server, port: number, host?: string): Promise<number> {
   return new Promise((done, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => reject(new ListenError(listenProblem(error, port, host)));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       const warnAccept = throttled(60_000, () => logger.warn({ msg: 'The server cannot accept connections (out of file descriptors?)' }));
       server.on('error', (error: NodeJS.ErrnoException) => (error.syscall === 'accept' ? warnAccept() : logger.error({ msg: 'HTTP server error', err: error })));
       const address = server.address();

@@ -1,8 +1,10 @@
-// `npm start` as a child process, stopping (issue 11, item 8):
+// `npm start` as a child process, stopping and failing to start (issue 11, items 8 and 15):
 // SIGTERM while several keep-alive clients send without pause exits promptly, every request
 // that reached the server before the signal gets its whole response, readiness fails during
-// the drain, and a client that never finishes its request is cut at drainTimeoutMs.
+// the drain, a client that never finishes its request is cut at drainTimeoutMs; a port already
+// taken is one clear line and exit code 1, not a stack trace.
 import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { serverSection, withConfig } from '../helpers/config.ts';
@@ -90,7 +92,7 @@ async function waitForOutput(gateway: ChildGateway, pattern: RegExp): Promise<vo
   expect(gateway.output()).toMatch(pattern);
 }
 
-describe.skipIf(await postgresUnavailable())('npm start: SIGTERM', () => {
+describe.skipIf(await postgresUnavailable())('npm start: SIGTERM and start-up failures', () => {
   let database: TestDatabase;
   let key: string;
 
@@ -172,5 +174,27 @@ describe.skipIf(await postgresUnavailable())('npm start: SIGTERM', () => {
         kill(gateway);
       }
     });
+  });
+
+  it('says in one line that the port is taken, and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+    const { port } = taken.address() as { port: number };
+    try {
+      const failure = await startGatewayProcess({ DATABASE_URL: database.url!, PORT: String(port) }).then(
+        async (gateway) => {
+          await gateway.close();
+          return 'started';
+        },
+        (error: Error) => error.message,
+      );
+      expect(failure).toMatch(/^gateway exited with 1:/);
+      const lines = failure.split('\n');
+      const errorLines = lines.filter((line) => /error/i.test(line));
+      expect(errorLines).toEqual([`error: Cannot listen on port ${port} on 127.0.0.1: the port is already in use (EADDRINUSE). Stop what uses it, or set PORT to a free port.`]);
+      expect(failure).not.toMatch(/^\s+at /m); // no stack trace
+    } finally {
+      taken.close();
+    }
   });
 });
