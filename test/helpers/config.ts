@@ -17,11 +17,13 @@ export async function withConfig<T>(edit: (config: string) => string, work: (dir
   }
 }
 
-/** An edit for withConfig: the gateway's `server:` section set to `options`. */
+/** An edit for withConfig: the gateway's `server:` section replaced by `options` (the rest at their defaults). */
 export function serverSection(options: Record<string, number>): (config: string) => string {
-  const entry = '"@icon-catalogue/gateway":\n      plugins:';
+  const section = /^(?: {6}#.*\n)* {6}server:\n(?: {8}.*\n)+/m; // with the comment above it
+  const entry = '"@icon-catalogue/gateway":\n';
   return (config) => {
-    if (!config.includes(entry)) throw new Error('.meshrc.yaml no longer lists the gateway as serverSection expects');
-    return config.replace(entry, `"@icon-catalogue/gateway":\n      server: ${JSON.stringify(options)}\n      plugins:`);
+    const without = config.replace(section, '');
+    if (!without.includes(`${entry}      plugins:`)) throw new Error('.meshrc.yaml no longer lists the gateway as serverSection expects');
+    return without.replace(entry, `${entry}      server: ${JSON.stringify(options)}\n`);
   };
 }
