@@ -62,7 +62,9 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
     rawServeConfig: serve as never,
   });
 
-  const statusOf = (res: ServerResponse) => (res.headersSent ? res.statusCode : 500);
+  /** Responses the clientError handler answered on the socket (a request that timed out while the gateway waited for it). */
+  const answeredOnSocket = new WeakMap<ServerResponse, number>();
+  const statusOf = (res: ServerResponse) => (res.headersSent ? res.statusCode : (answeredOnSocket.get(res) ?? 500));
 
   function answer(res: ServerResponse, exchange: Exchange, response: GatewayResponse): void {
     try {
@@ -135,6 +137,8 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
     const headers = () => pipeline.commonHeaders(gateway.exchangeFromFetch(new Request('http://front/')));
     const refused = answerClientError(error, socket, maxHeaderSize, headers);
     if (!refused) return;
+    const inProgress = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inProgress) answeredOnSocket.set(inProgress, refused.status);
     metrics.clientError(refused.status);
     logger.info({ msg: 'client error', status: refused.status, reason: refused.message, ip: (socket as { remoteAddress?: string }).remoteAddress ?? null });
   });

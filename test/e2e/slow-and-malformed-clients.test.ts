@@ -80,6 +80,9 @@ describe('slow clients (headersTimeoutMs 1000, requestTimeoutMs 2000)', () => {
     const elapsed = await cutOffAfter(connection, body);
     expectJsonError(await connection.response(), 408, /not received in time/);
     expect(elapsed).toBeLessThan(REQUEST_TIMEOUT_MS * 3);
+    // Logged and counted as the 408 the client got.
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(/^icon_gateway_requests_total\{route="\/graphql",method="POST",status="408"\} 1$/m);
   });
 
   it('cuts off a slow body without a key too, after answering 401', async () => {
