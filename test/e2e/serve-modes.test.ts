@@ -31,6 +31,14 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
       freePort().then((port) => startMeshCommand(['start'], port, env)),
     ]);
     Object.assign(servers, { 'npm start': npmStart, 'mesh dev': meshDev, 'mesh start': meshStart });
+    // Under mesh dev and mesh start the database opens on first use, and its first readiness
+    // check may take longer than the probe's second on a busy machine: wait until each is ready.
+    for (const server of Object.values(servers)) {
+      for (let attempt = 0; attempt < 120; attempt++) {
+        if ((await fetch(`${server.url}/readyz`)).status === 200) break;
+        await new Promise((wait) => setTimeout(wait, 250));
+      }
+    }
   });
   afterAll(async () => {
     await Promise.all(Object.values(servers).map((server) => server.close()));
