@@ -16,6 +16,7 @@ import { describeApi } from './pipeline/api-description.ts';
 import type { Envelope, ErrorShaper, GatewayPlugin, GatewayServices } from './pipeline/plugin.ts';
 import { defaultErrorShaper } from './plugins/error-shaping/index.ts';
 import { PLUGIN_FACTORIES } from './plugins/index.ts';
+import type { ServerOptions } from './server-options.ts';
 import { useGatewayInYoga } from './yoga-bridge.ts';
 
 /** The name .meshrc.yaml lists the gateway under (the workspace package gateway/package.json). */
@@ -32,6 +33,8 @@ export interface Gateway {
   readonly pipeline: Pipeline;
   readonly plugins: readonly GatewayPlugin[];
   readonly metrics: GatewayMetrics;
+  /** The limits of the HTTP server that carries the gateway (the `server:` section). */
+  readonly serverOptions: ServerOptions;
   /** The Yoga plugin that carries this gateway into Mesh's server. */
   readonly yogaPlugin: YogaPlugin;
   /** A new exchange for a request, known to the gateway's plugins from then on. */
@@ -42,18 +45,21 @@ export interface Gateway {
   bind(envelope: Envelope): void;
   /** Connects what the plugins need, waiting at most `timeoutMs` for each. */
   start(timeoutMs?: number): Promise<void>;
+  /** From now on the readiness probe fails: the server is draining before it stops. */
+  beginDraining(): void;
   close(): Promise<void>;
 }
 
 export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   const where = ['plugins', GATEWAY_PLUGIN_NAME] as const;
-  const { plugins: entries } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
+  const { plugins: entries, server: serverOptions } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
   // Each server request object carries its exchange under a symbol of this gateway's own.
   const EXCHANGE = Symbol('the gateway exchange of this request');
   const metrics = new GatewayMetrics();
   const plugins: GatewayPlugin[] = [];
   let shaper: ErrorShaper = defaultErrorShaper();
   let bound = false;
+  let draining = false;
 
   type Carried = { [EXCHANGE]?: Exchange };
   const track = (exchange: Exchange) => {
@@ -75,6 +81,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
       forDestination: (response, exchange) => shaper.forDestination(response, exchange),
     },
     exchangeOf,
+    isDraining: () => draining,
     readinessChecks: () => ({
       database: async () => {
         await (await host.database()).prisma.$queryRawUnsafe('SELECT 1');
@@ -95,6 +102,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     pipeline: new Pipeline(plugins, services.errors),
     plugins,
     metrics,
+    serverOptions,
     exchangeFromNode: (req) => track(exchangeFromNode(req)),
     exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req)),
     exchangeOf,
@@ -106,6 +114,9 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     },
     async start(timeoutMs = 2_000) {
       await Promise.all(plugins.map((plugin) => plugin.start?.(timeoutMs)));
+    },
+    beginDraining() {
+      draining = true;
     },
     async close() {
       await Promise.all(plugins.map((plugin) => plugin.close?.()));

@@ -1,7 +1,9 @@
 // The gateway's entry in .meshrc.yaml: its plugins, in the order their stages run within each
-// phase, each a one-key map `<plugin name>: <its options>` as in Mesh's own plugin list.
+// phase, each a one-key map `<plugin name>: <its options>` as in Mesh's own plugin list, and
+// the limits of the HTTP server that carries it (`server:`, server-options.ts).
 import { z } from 'zod';
 import { PLUGIN_FACTORIES } from './plugins/index.ts';
+import { DEFAULT_SERVER_OPTIONS, serverOptions } from './server-options.ts';
 
 const known = Object.keys(PLUGIN_FACTORIES);
 
@@ -14,6 +16,7 @@ const pluginEntry = z
 
 export const gatewayOptions = z
   .object({
+    server: serverOptions.default(DEFAULT_SERVER_OPTIONS),
     plugins: z
       .array(pluginEntry)
       .superRefine((entries, context) => {

@@ -4,14 +4,17 @@
 // Yoga's hooks, so every serve mode answers the same paths alike.
 import type { IncomingMessage } from 'node:http';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
+import { useBodyLimits } from './body-limits.ts';
 import { isBodyless, type Exchange, type GatewayResponse, type RequestCarrier } from './pipeline/exchange.ts';
 import type { Pipeline } from './pipeline/pipeline.ts';
 import type { Envelope, GatewayPlugin } from './pipeline/plugin.ts';
+import type { ServerOptions } from './server-options.ts';
 
 /** What the bridge needs of a gateway (gateway.ts). */
 export interface BridgedGateway {
   readonly plugins: readonly GatewayPlugin[];
   readonly pipeline: Pipeline;
+  readonly serverOptions: ServerOptions;
   bind(envelope: Envelope): void;
   exchangeOf(carrier: RequestCarrier): Exchange | undefined;
   exchangeFromFetch(request: Request, req?: IncomingMessage): Exchange;
@@ -29,6 +32,13 @@ export function useGatewayInYoga(gateway: BridgedGateway): YogaPlugin {
   return {
     onPluginInit({ addPlugin }) {
       for (const plugin of gateway.plugins) for (const yogaPlugin of plugin.yoga ?? []) addPlugin(yogaPlugin);
+      // After the pipeline (this plugin's onRequest): a body is read only for an admitted caller.
+      addPlugin(
+        useBodyLimits(gateway.serverOptions, (refusal, carrier) => {
+          const exchange = gateway.exchangeOf(carrier);
+          return exchange ? gateway.pipeline.finish(refusal, exchange) : refusal;
+        }),
+      );
     },
     onYogaInit({ yoga }) {
       gateway.bind(yoga.getEnveloped);

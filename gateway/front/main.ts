@@ -8,7 +8,7 @@ import { databaseOptionsFromEnv, openDatabase, type Database } from '../../prism
 import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
 import { loadMesh } from './load-mesh.ts';
-import { createFront, listen } from './server.ts';
+import { createFront, listen, ListenError } from './server.ts';
 
 // What the process is doing (database, migrations, serving, stopping) is logged even when
 // LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
@@ -46,7 +46,13 @@ if (bootstrap.searchDataRefreshed) lifecycle.info({ msg: 'Search data rebuilt: a
 
 const front = createFront(loaded);
 await loaded.gateway.start(2_000);
-const boundPort = await listen(front.server, port, host);
+const boundPort = await listen(front.server, port, host).catch(async (error: unknown) => {
+  if (!(error instanceof ListenError)) throw error;
+  console.error(`error: ${error.message}`);
+  await loaded.gateway.close();
+  await db.close();
+  process.exit(1);
+});
 lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
 logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
 
@@ -69,11 +75,24 @@ if (bootstrap.demoKey) {
   }
 }
 
+/** After the drain, the stores and the database get this long to close before the process exits anyway. */
+const CLOSE_GRACE_MS = 5_000;
+
 let stopping = false;
 async function stop(signal: string) {
-  if (stopping) return;
+  if (stopping) {
+    lifecycle.warn({ msg: `${signal} again: stopping now` });
+    logger.flush();
+    process.exit(1);
+  }
   stopping = true;
-  lifecycle.info({ msg: `${signal}: finishing in-flight requests, then stopping` });
+  const { drainTimeoutMs } = loaded.gateway.serverOptions;
+  lifecycle.info({ msg: `${signal}: draining (readiness fails, connections close after their current response; at most ${drainTimeoutMs} ms), then stopping` });
+  setTimeout(() => {
+    lifecycle.error({ msg: `Still stopping ${drainTimeoutMs + CLOSE_GRACE_MS} ms after ${signal}: exiting now` });
+    logger.flush();
+    process.exit(1);
+  }, drainTimeoutMs + CLOSE_GRACE_MS).unref();
   await front.close();
   await loaded.gateway.close();
   await db.close();

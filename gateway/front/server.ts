@@ -2,14 +2,26 @@
 // gateway's pipeline on the socket (REST, probes, metrics, refusals never pay for Mesh's two
 // Fetch-API layers), writes what the pipeline answers, and passes everything else (/graphql)
 // to Mesh's own HTTP handler, where the gateway's Yoga plugin finds the same exchange.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// It also bounds what one client may cost (the gateway's `server:` options): time to send a
+// request, connections open, the JSON error body for what Node refuses itself, and a drain in
+// bounded time on stop.
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createMeshHTTPHandler } from '@graphql-mesh/http';
+import { logger } from '../../lib/logger.ts';
 import { whenReady } from '../../lib/maybe-promise.ts';
 import { isBodyless, type Exchange, type GatewayResponse } from '../pipeline/exchange.ts';
+import { errorResponse } from '../pipeline/responses.ts';
+import type { ServerOptions } from '../server-options.ts';
+import { answerClientError } from './client-errors.ts';
+import { Drain } from './drain.ts';
 import type { LoadedMesh } from './load-mesh.ts';
 
 export interface Front {
   server: Server;
+  /**
+   * Drains, then stops: readiness fails, no new connections, every response closes its
+   * connection, idle ones close at once, and what is still open after `drainTimeoutMs` is cut.
+   */
   close(): Promise<void>;
 }
 
@@ -23,15 +35,36 @@ export function writeResponse(res: ServerResponse, method: string, response: Gat
   res.end(bodyless ? undefined : response.body);
 }
 
+/**
+ * How often Node looks for requests past headersTimeout or requestTimeout (its default, 30 s,
+ * would let a slow client keep a socket for that much longer than configured).
+ */
+function checkingInterval({ headersTimeoutMs }: ServerOptions): number {
+  return Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
+}
+
+/** `log` at most once per `ms` (a flood of refusals is one line a minute, and a metric). */
+function throttled(ms: number, log: () => void): () => void {
+  let last = -Infinity;
+  return () => {
+    const now = performance.now();
+    if (now - last < ms) return;
+    last = now;
+    log();
+  };
+}
+
 export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
-  const { pipeline } = gateway;
+  const { pipeline, serverOptions: options, metrics } = gateway;
   const meshHandler = createMeshHTTPHandler<Record<string, unknown>>({
     baseDir: dir,
     getBuiltMesh: () => Promise.resolve(mesh),
     rawServeConfig: serve as never,
   });
 
-  const statusOf = (res: ServerResponse) => (res.headersSent ? res.statusCode : 500);
+  /** Responses the clientError handler answered on the socket (a request that timed out while the gateway waited for it). */
+  const answeredOnSocket = new WeakMap<ServerResponse, number>();
+  const statusOf = (res: ServerResponse) => (res.headersSent ? res.statusCode : (answeredOnSocket.get(res) ?? 500));
 
   function answer(res: ServerResponse, exchange: Exchange, response: GatewayResponse): void {
     try {
@@ -53,6 +86,12 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   /** Answers without a promise when the pipeline does (cache hits, refusals); else returns one. */
   function handle(req: IncomingMessage, res: ServerResponse) {
     const exchange = gateway.exchangeFromNode(req);
+    // node:http's own refusal of a missing Host is a bare 400 (requireHostHeader is off below).
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && exchange.header('host') === undefined) {
+      const refusal = errorResponse(400, 'An HTTP/1.1 request needs a Host header', { connection: 'close' });
+      Object.assign(refusal.headers, pipeline.commonHeaders(exchange));
+      return answer(res, exchange, refusal);
+    }
     return whenReady(
       () => pipeline.run(exchange),
       (response) => (response ? answer(res, exchange, response) : passOn(req, res, exchange)),
@@ -65,31 +104,84 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
     writeResponse(res, req.method ?? 'GET', pipeline.fail(error, gateway.exchangeFromNode(req)));
   }
 
-  const server = createServer((req, res) => {
-    whenReady(
-      () => handle(req, res),
-      () => undefined,
-      (error: unknown) => fail(req, res, error),
-    );
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      keepAliveTimeout: options.keepAliveTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(options),
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      drain.mark(res);
+      whenReady(
+        () => handle(req, res),
+        () => undefined,
+        (error: unknown) => fail(req, res, error),
+      );
+    },
+  );
+  server.maxConnections = options.maxConnections;
+  const drain = new Drain(server);
+  metrics.countConnections(() => drain.connections);
+
+  const warnFull = throttled(60_000, () =>
+    logger.warn({ msg: `Refusing new connections: ${options.maxConnections} are open (server.maxConnections); counted in icon_gateway_connections_refused_total` }),
+  );
+  server.on('drop', () => {
+    metrics.connectionRefused();
+    warnFull();
   });
-  server.keepAliveTimeout = 65_000;
+
+  server.on('clientError', (error: Error, socket) => {
+    const headers = () => pipeline.commonHeaders(gateway.exchangeFromFetch(new Request('http://front/')));
+    const refused = answerClientError(error, socket, maxHeaderSize, headers);
+    if (!refused) return;
+    const inProgress = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inProgress) answeredOnSocket.set(inProgress, refused.status);
+    metrics.clientError(refused.status);
+    logger.info({ msg: 'client error', status: refused.status, reason: refused.message, ip: (socket as { remoteAddress?: string }).remoteAddress ?? null });
+  });
 
   return {
     server,
     async close() {
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeIdleConnections();
-      });
+      gateway.beginDraining();
+      const cut = await drain.stop(options.drainTimeoutMs);
+      if (cut) logger.warn({ msg: `Cut ${cut} connection(s) still open ${options.drainTimeoutMs} ms after the drain began (server.drainTimeoutMs)` });
       mesh.destroy();
     },
   };
 }
 
+/** Why the server could not listen: one line for the operator (main.ts prints it and exits). */
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+function listenProblem(error: NodeJS.ErrnoException, port: number, host: string | undefined): string {
+  const where = `port ${port} on ${host ?? 'all interfaces'}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Cannot listen on ${where}: the port is already in use (EADDRINUSE). Stop what uses it, or set PORT to a free port.`;
+    case 'EACCES':
+      return `Cannot listen on ${where}: permission denied (EACCES). Ports below 1024 need privileges; set PORT to a higher one.`;
+    case 'EADDRNOTAVAIL':
+      return `Cannot listen on ${where}: ${host} is not an address of this machine (EADDRNOTAVAIL). Check HOST.`;
+    default:
+      return `Cannot listen on ${where}: ${error.message}`;
+  }
+}
+
+/** Listens; a ListenError saying why when it cannot. Errors after that (accept failures such as EMFILE) are logged, not fatal. */
 export function listen(server: Server, port: number, host?: string): Promise<number> {
   return new Promise((done, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => reject(new ListenError(listenProblem(error, port, host)));
+    server.once('error', failed);
     server.listen(port, host, () => {
+      server.off('error', failed);
+      const warnAccept = throttled(60_000, () => logger.warn({ msg: 'The server cannot accept connections (out of file descriptors?)' }));
+      server.on('error', (error: NodeJS.ErrnoException) => (error.syscall === 'accept' ? warnAccept() : logger.error({ msg: 'HTTP server error', err: error })));
       const address = server.address();
       done(typeof address === 'object' && address ? address.port : port);
     });

@@ -5,7 +5,7 @@
 // stays bounded whatever clients ask for. The per-request series (requests, latency, cache
 // lookups) are counted in plain maps and handed to prom-client when scraped: its label
 // handling on every request was a measurable part of a cached response (bench/RESULTS.md).
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { onDroppedLogLine } from '../../lib/logger.ts';
 import { RouteLatencyHistogram } from './route-latency.ts';
 
@@ -76,6 +76,18 @@ export class GatewayMetrics {
     help: 'Requests whose rate-limit check could not reach the store (let through or refused per failOpen)',
     registers: [this.registry],
   });
+  private readonly refusedConnections = new Counter({
+    name: 'icon_gateway_connections_refused_total',
+    help: 'Connections closed as they arrived because server.maxConnections were open (npm start)',
+    registers: [this.registry],
+  });
+  private readonly clientErrors = new Counter({
+    name: 'icon_gateway_client_errors_total',
+    help: 'Requests the HTTP server refused before the gateway saw them (400 malformed, 408 too slow, 431 headers too large), by status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  private openConnections: Gauge | undefined;
   private readonly droppedLogLines = new Counter({
     name: 'icon_gateway_log_lines_dropped_total',
     help: 'Log lines dropped because stdout could not keep up (more than 16 MiB waiting)',
@@ -109,6 +121,27 @@ export class GatewayMetrics {
 
   rateLimitStoreFailure(): void {
     this.rateLimitStoreFailures.inc();
+  }
+
+  connectionRefused(): void {
+    this.refusedConnections.inc();
+  }
+
+  clientError(status: number): void {
+    this.clientErrors.inc({ status: String(status) });
+  }
+
+  /** The server carrying the gateway (one per gateway) reports its open connections, read when scraped. */
+  countConnections(count: () => number): void {
+    if (this.openConnections) return;
+    this.openConnections = new Gauge({
+      name: 'icon_gateway_open_connections',
+      help: 'Open HTTP connections (npm start)',
+      registers: [this.registry],
+      collect() {
+        this.set(count());
+      },
+    });
   }
 
   responseCacheLookup(route: string, hit: boolean): void {

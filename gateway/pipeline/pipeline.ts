@@ -7,6 +7,7 @@ import { PHASES, type ErrorShaper, type GatewayPlugin, type Stage } from './plug
 
 export class Pipeline {
   private readonly stages: Stage[];
+  private readonly startStages: Stage[];
   private readonly completions: ((exchange: Exchange, status: number) => void)[];
 
   constructor(
@@ -14,6 +15,7 @@ export class Pipeline {
     private readonly errors: ErrorShaper,
   ) {
     this.stages = PHASES.flatMap((phase) => plugins.flatMap((plugin) => plugin.stages?.[phase] ?? []));
+    this.startStages = plugins.flatMap((plugin) => plugin.stages?.start ?? []);
     this.completions = plugins.flatMap((plugin) => (plugin.onComplete ? [plugin.onComplete] : []));
   }
 
@@ -50,12 +52,25 @@ export class Pipeline {
     return undefined;
   }
 
+  /**
+   * The headers every response carries (what the start phase sets: the request id, the limit),
+   * for answers made outside the pipeline: the front's answers to requests Node could not parse.
+   */
+  commonHeaders(exchange: Exchange): Record<string, string> {
+    for (const stage of this.startStages) {
+      const outcome = stage(exchange); // start stages only set headers; they are not awaited here
+      if (outcome instanceof Promise) outcome.catch(() => {});
+    }
+    return exchange.responseHeaders;
+  }
+
   /** The shaped response to an error nobody expected, with the exchange's headers. */
   fail(error: unknown, exchange: Exchange): GatewayResponse {
     return this.finish(this.errors.unexpected(error, exchange), exchange);
   }
 
-  private finish(answer: GatewayResponse, exchange: Exchange): GatewayResponse {
+  /** `answer` shaped for the exchange's destination (an error on /graphql as GraphQL), with the exchange's headers. */
+  finish(answer: GatewayResponse, exchange: Exchange): GatewayResponse {
     const response = answer.error ? this.errors.forDestination(answer, exchange) : answer;
     Object.assign(response.headers, exchange.responseHeaders);
     return response;

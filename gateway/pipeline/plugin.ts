@@ -109,6 +109,8 @@ export interface GatewayServices {
   readonly errors: ErrorShaper;
   /** The exchange of a GraphQL context or a server's request object, when the pipeline saw it. */
   exchangeOf(carrier: RequestCarrier): Exchange | undefined;
+  /** True once the server carrying the gateway drains before stopping (readiness then fails). */
+  isDraining(): boolean;
   /** Everything the gateway depends on (the database, and what its plugins name), by name. */
   readinessChecks(): Record<string, () => Promise<boolean>>;
   readonly env: NodeJS.ProcessEnv;

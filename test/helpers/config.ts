@@ -16,3 +16,14 @@ export async function withConfig<T>(edit: (config: string) => string, work: (dir
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** An edit for withConfig: the gateway's `server:` section replaced by `options` (the rest at their defaults). */
+export function serverSection(options: Record<string, number>): (config: string) => string {
+  const section = /^(?: {6}#.*\n)* {6}server:\n(?: {8}.*\n)+/m; // with the comment above it
+  const entry = '"@icon-catalogue/gateway":\n';
+  return (config) => {
+    const without = config.replace(section, '');
+    if (!without.includes(`${entry}      plugins:`)) throw new Error('.meshrc.yaml no longer lists the gateway as serverSection expects');
+    return without.replace(entry, `${entry}      server: ${JSON.stringify(options)}\n`);
+  };
+}

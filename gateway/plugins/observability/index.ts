@@ -10,7 +10,7 @@ import { errorResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/re
 import { parsePluginOptions } from '../options.ts';
 import { recordRequest } from './access-log.ts';
 import { observabilityOptions } from './options.ts';
-import { healthResponse, readinessResponse } from './probes.ts';
+import { drainingResponse, healthResponse, readinessResponse } from './probes.ts';
 
 function sameSecret(presented: string, expected: string): boolean {
   return timingSafeEqual(hash('sha256', presented, 'buffer'), hash('sha256', expected, 'buffer'));
@@ -30,7 +30,7 @@ export const useObservability: PluginFactory = (rawOptions, services, where): Ga
 
   const answers = new Map<string, (exchange: Exchange) => GatewayResponse | Promise<GatewayResponse>>([
     [healthPath, healthResponse],
-    [readyPath, () => readinessResponse(services.readinessChecks())],
+    [readyPath, () => (services.isDraining() ? drainingResponse() : readinessResponse(services.readinessChecks()))],
     [metricsPath, metricsResponse],
   ]);
 

@@ -2,7 +2,7 @@
 //   health  the process is up and serving (no dependency is touched)
 //   ready   the database and every plugin's dependency (Redis, when configured) answer within
 //           a second; 503 otherwise, so a balancer stops sending traffic to an instance that
-//           cannot serve it.
+//           cannot serve it; 503 `{"status":"draining"}` once the server is stopping.
 import type { GatewayResponse } from '../../pipeline/exchange.ts';
 import { jsonResponse } from '../../pipeline/responses.ts';
 
@@ -27,4 +27,9 @@ export async function readinessResponse(checks: Record<string, () => Promise<boo
   );
   const ready = Object.values(states).every((state) => state === 'ok');
   return jsonResponse(ready ? 200 : 503, JSON.stringify({ status: ready ? 'ready' : 'unavailable', checks: states }), noStore);
+}
+
+/** The server is stopping (SIGTERM): take it out of rotation, whatever its dependencies say. */
+export function drainingResponse(): GatewayResponse {
+  return jsonResponse(503, JSON.stringify({ status: 'draining' }), noStore);
 }
