@@ -51,7 +51,7 @@ export function answerClientError(error: ClientError, socket: ServedSocket, maxH
   const body = errorBody(answer.status, answer.message);
   const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}`];
   for (const [name, value] of Object.entries(headers())) head.push(`${name}: ${value}`);
-  head.push('content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'cache-control: no-store', 'connection: close');
+  head.push('content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close');
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
   // A client that does not read must not keep the socket: it goes after a second whatever happens.
   setTimeout(() => socket.destroy(), 1_000).unref();

@@ -1,6 +1,6 @@
 // The API's description as the plugins of one gateway give it (their `describes`), with what
-// the pipeline itself does on every request: the request id on every response, and the 500 and
-// 503 of the error shaper. The OpenAPI document (rest-routes) is built from it.
+// the pipeline itself does on every request: the request id on every response, the 500 and 503
+// of the error shaper, and the server's 408 and 431. The OpenAPI document (rest-routes) is built from it.
 import type { AddedHeader, ApiDescription, DescribedResponse, GatewayPlugin } from './plugin.ts';
 
 const REQUEST_ID: AddedHeader = {
@@ -11,6 +11,9 @@ const REQUEST_ID: AddedHeader = {
 };
 
 const PIPELINE_RESPONSES: DescribedResponse[] = [
+  // Answered by the HTTP server before a request reaches a route (gateway/front/server.ts).
+  { status: 408, description: 'The request line, headers or body did not arrive within the server’s time limits (`server.headersTimeoutMs`, `server.requestTimeoutMs`); the connection is closed.' },
+  { status: 431, description: 'The request line and headers are over 16 KB (a URL that long included); the connection is closed.' },
   { status: 500, description: 'Unexpected error (logged with the request id; the message never holds details).' },
   {
     status: 503,

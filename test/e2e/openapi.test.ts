@@ -283,6 +283,7 @@ describe('every response of every route, as the document says', () => {
       answers.push(await ask(gateway.url, path, {}));
       answers.push(await ask(gateway.url, path, { 'x-api-key': 'not-a-key' }));
       answers.push(await ask(gateway.url, path, { 'x-api-key': key }, 'POST'));
+      answers.push(await keyed(`${path}${path.includes('?') ? '&' : '?'}pad=${'a'.repeat(17 * 1024)}`)); // 431
     }
     answers.push(await ask(gateway.url, '/categories', { 'x-api-key': limitedKey })); // the one request of the hour
     for (const path of routes) answers.push(await ask(gateway.url, path, { 'x-api-key': limitedKey }));
@@ -302,7 +303,8 @@ describe('every response of every route, as the document says', () => {
     );
     expect(answers.flatMap((answer) => check.problems(answer))).toEqual([]);
     expect(answers.filter((answer) => answer.headers.get('x-cache') === 'HIT').length).toBeGreaterThanOrEqual(4);
-    const unmet = check.documentedPairs().filter((pair) => !check.seen.has(pair) && !/ (500|503)$/.test(pair));
+    // 500 and 503 are made to happen below; 408 takes the server's timeouts (slow-and-malformed-clients.test.ts).
+    const unmet = check.documentedPairs().filter((pair) => !check.seen.has(pair) && !/ (408|500|503)$/.test(pair));
     expect(unmet).toEqual([]);
   });
 
