@@ -1,12 +1,14 @@
-// The same assertions for every rate-limit store: counting, windows, independence of keys,
-// exactness under concurrency, and what an unreachable store does to the limiter.
+// The same assertions for every rate-limit store: counting, independence of keys, exactness
+// under concurrency. Then Redis's own cases: windows on Redis's clock whatever the gateway's
+// (issue 11, item 2), the time it waits, and what an unreachable store does to the limiter.
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../gateway/plugins/rate-limit/limiter.ts';
+import { DeadlineError } from '../../gateway/plugins/rate-limit/deadline.ts';
+import { RateLimiter, type RateLimitDecision } from '../../gateway/plugins/rate-limit/limiter.ts';
 import { MemoryStore } from '../../gateway/plugins/rate-limit/memory-store.ts';
 import { parseClusterNodes, RedisStore } from '../../gateway/plugins/rate-limit/redis-store.ts';
 import { windowOf, type RateLimitStore } from '../../gateway/plugins/rate-limit/store.ts';
-import { DeadlineError } from '../../gateway/plugins/rate-limit/deadline.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 import { redisClusterUnavailable, startRedisCluster, type RunningCluster } from '../helpers/redis-cluster.ts';
@@ -14,13 +16,22 @@ import { redisClusterUnavailable, startRedisCluster, type RunningCluster } from 
 const redisSkip = await redisUnavailable();
 const HOUR = 3_600_000;
 const opened: RateLimitStore[] = [];
+let admin: Redis | undefined;
 afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
+  admin?.disconnect();
 });
 
+/** Redis's own time, ms since the epoch. */
+async function redisNow(): Promise<number> {
+  admin ??= new Redis(REDIS_URL);
+  const [seconds, micros] = await admin.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
 const STORES = [
-  { name: 'memory', skip: false, open: () => new MemoryStore() },
-  { name: 'redis', skip: Boolean(redisSkip), open: () => new RedisStore({ url: REDIS_URL, keyPrefix: `test:${randomUUID()}:` }) },
+  { name: 'memory', skip: false, open: () => new MemoryStore(), clock: async () => Date.now() },
+  { name: 'redis', skip: Boolean(redisSkip), open: () => new RedisStore({ url: REDIS_URL, keyPrefix: `test:${randomUUID()}:` }), clock: redisNow },
 ];
 
 async function connected<T extends RateLimitStore>(store: T): Promise<T> {
@@ -29,37 +40,75 @@ async function connected<T extends RateLimitStore>(store: T): Promise<T> {
   return store;
 }
 
-describe.each(STORES)('$name store', ({ skip, open }) => {
+const allowedOf = (decisions: RateLimitDecision[]) => decisions.filter((d) => d.allowed).length;
+const uncountedOf = (decisions: RateLimitDecision[]) => decisions.filter((d) => d.storeFailed).length;
+
+describe.each(STORES)('$name store', ({ skip, open, clock }) => {
   const store = () => connected(open());
 
-  it.skipIf(skip)('counts hits per key within a window and starts again in the next one', async () => {
+  it.skipIf(skip)("counts hits per key, saying when the store's window ends and how long until then", async () => {
     const s = await store();
-    // Redis expires keys on its own clock, so the windows used here are the current and the next.
-    const now = Date.now();
-    const end = windowOf(now, HOUR).end;
-    expect(await s.hit('a', HOUR, now)).toEqual({ count: 1, resetAt: end });
-    expect((await s.hit('a', HOUR, now + 1)).count).toBe(2);
-    expect((await s.hit('b', HOUR, now)).count).toBe(1);
-    expect(await s.hit('a', HOUR, end)).toEqual({ count: 1, resetAt: end + HOUR });
+    const before = await clock();
+    const first = await s.hit('a', HOUR, Date.now());
+    const after = await clock();
+    expect(first.count).toBe(1);
+    expect([windowOf(before, HOUR).end, windowOf(after, HOUR).end]).toContain(first.resetAt);
+    expect(first.resetAt - first.resetsIn).toBeGreaterThanOrEqual(before - 1);
+    expect(first.resetAt - first.resetsIn).toBeLessThanOrEqual(after + 1);
+    expect((await s.hit('a', HOUR, Date.now())).count).toBe(2);
+    expect((await s.hit('b', HOUR, Date.now())).count).toBe(1);
   });
 
   it.skipIf(skip)('lets exactly the limit through when 1,000 requests arrive at once', async () => {
     const limiter = new RateLimiter({ store: await store() });
     const decisions = await Promise.all(Array.from({ length: 1000 }, () => limiter.check('burst', 300)));
-    expect(decisions.filter((d) => d.allowed)).toHaveLength(300);
+    expect(allowedOf(decisions)).toBe(300);
     const refused = decisions.find((d) => !d.allowed)!;
     expect(refused.remaining).toBe(0);
     expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
   });
-
 });
 
-describe.skipIf(redisSkip)('Redis shared by several clients (processes)', () => {
-  it('stays exact: 600 concurrent requests through three clients for a limit of 250', async () => {
+describe('the memory store', () => {
+  it("keeps windows on the clock the limiter is given: a new window at the clock's next hour", async () => {
+    const hourStart = windowOf(Date.now(), HOUR).start;
+    let now = hourStart + HOUR - 1_500;
+    const limiter = new RateLimiter({ store: new MemoryStore(), clock: () => now });
+    expect(await limiter.check('k', 2)).toMatchObject({ allowed: true, remaining: 1, resetAt: (hourStart + HOUR) / 1000 });
+    await limiter.check('k', 2);
+    expect(await limiter.check('k', 2)).toMatchObject({ allowed: false, retryAfter: 2 });
+    now += 2_000;
+    expect(await limiter.check('k', 2)).toMatchObject({ allowed: true, remaining: 1, resetAt: (hourStart + 2 * HOUR) / 1000 });
+  });
+});
+
+describe.skipIf(redisSkip)("Redis: windows on Redis's clock, whatever the gateways' clocks (item 2)", () => {
+  const redisStore = (prefix = `test:${randomUUID()}:`) => connected(new RedisStore({ url: REDIS_URL, keyPrefix: prefix }));
+
+  it('holds a limit of 5 for a gateway whose clock is behind Redis across the hour, with Reset and Retry-After from Redis', async () => {
+    const now = await redisNow();
+    // The gateway believes it is 10 s before the hour Redis is already in (with its own clock,
+    // the counter's expiry was that hour's start, already past for Redis: 20 of 20 passed).
+    const behind = windowOf(now, HOUR).start - 10_000;
+    const limiter = new RateLimiter({ store: await redisStore(), clock: () => behind });
+    const decisions: RateLimitDecision[] = [];
+    for (let i = 0; i < 20; i++) decisions.push(await limiter.check('skewed', 5));
+    expect(allowedOf(decisions)).toBe(5);
+    expect(uncountedOf(decisions)).toBe(0);
+    const refused = decisions.at(-1)!;
+    const end = windowOf(now, HOUR).end;
+    expect(refused.resetAt).toBe(end / 1000);
+    expect(refused.retryAfter).toBeGreaterThanOrEqual(Math.floor((end - now) / 1000) - 2);
+    expect(refused.retryAfter).toBeLessThanOrEqual(Math.ceil((end - now) / 1000));
+  });
+
+  it('shares one window between gateways whose clocks disagree by hours', async () => {
     const prefix = `test:${randomUUID()}:`;
-    const limiters = await Promise.all([1, 2, 3].map(async () => new RateLimiter({ store: await connected(new RedisStore({ url: REDIS_URL, keyPrefix: prefix })) })));
-    const decisions = await Promise.all(Array.from({ length: 600 }, (_, i) => limiters[i % 3]!.check('k', 250)));
-    expect(decisions.filter((d) => d.allowed)).toHaveLength(250);
+    const ahead = new RateLimiter({ store: await redisStore(prefix), clock: () => Date.now() + 2 * HOUR + 600_000 });
+    const behind = new RateLimiter({ store: await redisStore(prefix), clock: () => Date.now() - 3 * HOUR - 1_200_000 });
+    const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? ahead : behind).check('shared', 5)));
+    expect(allowedOf(decisions)).toBe(5);
+    expect(new Set(decisions.map((d) => d.resetAt)).size).toBe(1);
   });
 });
 

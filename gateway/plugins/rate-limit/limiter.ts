@@ -10,7 +10,7 @@ export interface RateLimitDecision {
   limit: number;
   /** Requests left in the window; undefined when the store could not be reached. */
   remaining?: number;
-  /** Unix time (seconds) when the window resets; undefined when the store could not be reached. */
+  /** Unix time (seconds) when the window resets, on the store's clock; undefined when the store could not be reached. */
   resetAt?: number;
   /** Seconds until the caller may retry (refusals only). */
   retryAfter?: number;
@@ -24,6 +24,8 @@ export interface RateLimiterOptions {
   windowMs?: number;
   /** @default true */
   failOpen?: boolean;
+  /** The time (ms since the epoch) for a store in this process; Redis keeps its own. @default Date.now */
+  clock?: () => number;
   warn?: (message: string) => void;
 }
 
@@ -31,13 +33,15 @@ export class RateLimiter {
   readonly store: RateLimitStore;
   readonly windowMs: number;
   private readonly failOpen: boolean;
+  private readonly clock: () => number;
   private readonly warn: (message: string) => void;
   private lastWarning = 0;
 
-  constructor({ store, windowMs = 3_600_000, failOpen = true, warn = (message) => console.warn(message) }: RateLimiterOptions) {
+  constructor({ store, windowMs = 3_600_000, failOpen = true, clock = Date.now, warn = (message) => console.warn(message) }: RateLimiterOptions) {
     this.store = store;
     this.windowMs = windowMs;
     this.failOpen = failOpen;
+    this.clock = clock;
     this.warn = warn;
   }
 
@@ -45,22 +49,23 @@ export class RateLimiter {
    * Counts one request of `key`. Synchronous when the store answers synchronously (memory), so
    * the hot path pays no promise; a promise otherwise (Redis).
    */
-  check(key: string, limit: number, now = Date.now()): RateLimitDecision | Promise<RateLimitDecision> {
+  check(key: string, limit: number): RateLimitDecision | Promise<RateLimitDecision> {
+    const now = this.clock();
     return whenReady(
       () => this.store.hit(key, this.windowMs, now),
-      (counted) => this.decide(counted, limit, now),
+      (counted) => this.decide(counted, limit),
       (error: unknown) => this.storeFailure(error, limit, now),
     );
   }
 
-  private decide(counted: WindowCount, limit: number, now: number): RateLimitDecision {
+  private decide(counted: WindowCount, limit: number): RateLimitDecision {
     const allowed = counted.count <= limit;
     return {
       allowed,
       limit,
       remaining: Math.max(0, limit - counted.count),
       resetAt: Math.ceil(counted.resetAt / 1000),
-      retryAfter: allowed ? undefined : Math.max(1, Math.ceil((counted.resetAt - now) / 1000)),
+      retryAfter: allowed ? undefined : Math.max(1, Math.ceil(counted.resetsIn / 1000)),
     };
   }
 

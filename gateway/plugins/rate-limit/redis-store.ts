@@ -1,17 +1,35 @@
 // Counters in Redis (one server, or a Redis Cluster), shared by every gateway process and host
-// that uses it: exact across all of them, because one Lua script increments and sets the expiry
-// in one round trip (never read-then-write). A short deadline (deadline.ts: not blaming Redis
+// that uses it: exact across all of them, because one Lua script counts and sets the expiry in
+// one round trip (never read-then-write). The window is Redis's own: the script reads Redis's
+// clock (TIME), so gateways whose clocks disagree with Redis or with each other still share one
+// window and one expiry (with the gateway's clock, a gateway behind Redis across the hour set an
+// expiry already past and counted every request as the first). A short deadline (deadline.ts: not blaming Redis
 // for the gateway's own busy loop) and no offline queue mean an unreachable or stalled Redis
 // fails a request's check quickly instead of hanging it; the limiter decides whether that lets
 // the request through (fail open) or refuses it (fail closed).
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { answerWithin } from './deadline.ts';
-import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
+import type { RateLimitStore, WindowCount } from './store.ts';
 
+/**
+ * KEYS[1]: the caller's counter, a hash of the window's end (`reset`, ms on Redis's clock) and
+ * its `count`; ARGV[1]: the window length (ms). Returns the count, the window's end, and the ms
+ * left until then. (Effects replication, the default since Redis 5, lets TIME precede writes.)
+ */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
-return count`;
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = tonumber(ARGV[1])
+local reset = now - now % window + window
+local resetText = string.format('%d', reset)
+local count = 1
+if redis.call('HGET', KEYS[1], 'reset') == resetText then
+  count = redis.call('HINCRBY', KEYS[1], 'count', 1)
+else
+  redis.call('HSET', KEYS[1], 'reset', resetText, 'count', 1)
+  redis.call('PEXPIREAT', KEYS[1], resetText)
+end
+return {count, resetText, reset - now}`;
 
 export interface RedisStoreOptions {
   /** One Redis: redis://[user:password@]host:port[/db]. */
@@ -27,7 +45,8 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-type WithHit<T> = T & { rateLimitHit(key: string, expireAt: string): Promise<number> };
+type HitReply = [count: number, resetAt: string, resetsIn: number];
+type WithHit<T> = T & { rateLimitHit(key: string, windowMs: string): Promise<HitReply> };
 type Client = WithHit<Redis> | WithHit<Cluster>;
 
 export interface ClusterNode {
@@ -129,12 +148,11 @@ export class RedisStore implements RateLimitStore {
     });
   }
 
-  async hit(key: string, windowMs: number, now = Date.now()): Promise<WindowCount> {
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
     // First use: connect, waiting no longer than one command may take.
     if (this.redis.status === 'wait') await this.connect(this.commandTimeoutMs);
-    const { start, end } = windowOf(now, windowMs);
-    const count = await answerWithin(this.redis.rateLimitHit(`${this.keyPrefix}${key}:${start}`, String(end)), this.commandTimeoutMs);
-    return { count: Number(count), resetAt: end };
+    const [count, resetAt, resetsIn] = await answerWithin(this.redis.rateLimitHit(`${this.keyPrefix}${key}`, String(windowMs)), this.commandTimeoutMs);
+    return { count: Number(count), resetAt: Number(resetAt), resetsIn: Number(resetsIn) };
   }
 
   async ping(): Promise<boolean> {
