@@ -28,20 +28,28 @@ export interface ReplyDeadlineOptions {
    * @default Infinity (one connection answers in order)
    */
   maxMs?: number;
+  /** Whether a failure is Redis's own error reply (Redis is there). @default never */
+  isReply?(error: unknown): boolean;
+  /** Called with every failure that is not an error reply (a DeadlineError included), before it is thrown. */
+  onFailure?(error: unknown): void;
 }
 
 /** Waits for commands on one connection (or a cluster's connections, with maxMs). */
 export class ReplyDeadline {
   private readonly ms: number;
   private readonly maxMs: number;
+  private readonly isReply: (error: unknown) => boolean;
+  private readonly onFailure: (error: unknown) => void;
   /** performance.now() of the last reply Redis sent. */
   private lastReplyAt = Number.NEGATIVE_INFINITY;
   /** The commands issued since the last check phase: written together, timed together. */
   private batch: { writtenAt: number } | undefined;
 
-  constructor({ ms, maxMs = Number.POSITIVE_INFINITY }: ReplyDeadlineOptions) {
+  constructor({ ms, maxMs = Number.POSITIVE_INFINITY, isReply = () => false, onFailure = () => {} }: ReplyDeadlineOptions) {
     this.ms = ms;
     this.maxMs = maxMs;
+    this.isReply = isReply;
+    this.onFailure = onFailure;
   }
 
   /** Redis answered something (a reply, or an error reply: it is there either way). */
@@ -50,7 +58,7 @@ export class ReplyDeadline {
   }
 
   /** `work`'s outcome, or a DeadlineError once Redis has been silent for `ms` while it waited. */
-  within<T>(work: Promise<T>, isReply: (error: unknown) => boolean = () => false): Promise<T> {
+  within<T>(work: Promise<T>): Promise<T> {
     const batch = this.currentBatch();
     return new Promise<T>((resolve, reject) => {
       let settled = false;
@@ -68,7 +76,9 @@ export class ReplyDeadline {
           return;
         }
         settled = true;
-        reject(new DeadlineError(`no answer from Redis within ${this.ms} ms`));
+        const error = new DeadlineError(`no answer from Redis within ${this.ms} ms`);
+        this.onFailure(error);
+        reject(error);
       };
       const expired = () => setImmediate(decide, performance.now());
       // Armed at the call: it cannot fire before the batch's setImmediate has run.
@@ -81,9 +91,11 @@ export class ReplyDeadline {
           resolve(value);
         },
         (error: unknown) => {
+          if (settled) return;
           settled = true;
           clearTimeout(timer);
-          if (isReply(error)) this.heard();
+          if (this.isReply(error)) this.heard();
+          else this.onFailure(error);
           reject(error);
         },
       );

@@ -1,8 +1,8 @@
 // Counters in Redis (one server, or a Redis Cluster), shared by every gateway process and host
 // that uses it: exact across all of them, because one Lua script counts and sets the expiry in
 // one round trip (never read-then-write). The window is Redis's own: the script reads Redis's
-// clock (TIME), so gateways whose clocks disagree with Redis or with each other still share one
-// window and one expiry (with the gateway's clock, a gateway behind Redis across the hour set an
+// clock (TIME) and sets the counter's expiry from it, so gateways whose clocks disagree with
+// Redis or with each other still share one window and one expiry (with the gateway's clock, a gateway behind Redis across the hour set an
 // expiry already past and counted every request as the first).
 //
 // Waiting: a command fails once Redis has been silent for commandTimeoutMs while it waited
@@ -13,27 +13,23 @@
 import { Cluster, Redis, ReplyError, type RedisOptions } from 'ioredis';
 import { Breaker } from './breaker.ts';
 import { DeadlineError, ReplyDeadline } from './deadline.ts';
-import type { RateLimitStore, WindowCount } from './store.ts';
+import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
 
 /**
- * KEYS[1]: the caller's counter, a hash of the window's end (`reset`, ms on Redis's clock) and
- * its `count`; ARGV[1]: the window length (ms). Returns the count, the window's end, and the ms
- * left until then. (Effects replication, the default since Redis 5, lets TIME precede writes.)
+ * KEYS[1]: the caller's counter; ARGV[1]: the window length (ms). The counter expires at the end
+ * of the window Redis's clock is in when it is created, so it only ever holds one window's count.
+ * Returns the count and Redis's time (ms), from which the window is computed.
+ * (Effects replication, the default since Redis 5, lets TIME precede writes.)
  */
 const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
 local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local window = tonumber(ARGV[1])
-local reset = now - now % window + window
-local resetText = string.format('%d', reset)
-local count = 1
-if redis.call('HGET', KEYS[1], 'reset') == resetText then
-  count = redis.call('HINCRBY', KEYS[1], 'count', 1)
-else
-  redis.call('HSET', KEYS[1], 'reset', resetText, 'count', 1)
-  redis.call('PEXPIREAT', KEYS[1], resetText)
+local now = time[1] * 1000 + math.floor(time[2] / 1000)
+if count == 1 then
+  local window = tonumber(ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], window - now % window)
 end
-return {count, resetText, reset - now}`;
+return {count, now}`;
 
 /** A Redis Cluster's shards answer independently: one command waits at most this many deadlines. */
 const CLUSTER_WAIT_DEADLINES = 3;
@@ -58,7 +54,7 @@ export interface RedisStoreOptions {
   onUp?(downForMs: number): void;
 }
 
-type HitReply = [count: number, resetAt: string, resetsIn: number];
+type HitReply = [count: number, now: number];
 type WithHit<T> = T & { rateLimitHit(key: string, windowMs: string): Promise<HitReply> };
 type Client = WithHit<Redis> | WithHit<Cluster>;
 
@@ -146,8 +142,14 @@ export class RedisStore implements RateLimitStore {
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.keyPrefix = keyPrefix;
     this.commandTimeoutMs = commandTimeoutMs;
-    this.deadline = new ReplyDeadline({ ms: commandTimeoutMs, maxMs: clusterNodes?.length ? commandTimeoutMs * CLUSTER_WAIT_DEADLINES : undefined });
     this.breaker = new Breaker({ probe: () => this.probe(), probeEveryMs, onDown, onUp });
+    this.deadline = new ReplyDeadline({
+      ms: commandTimeoutMs,
+      maxMs: clusterNodes?.length ? commandTimeoutMs * CLUSTER_WAIT_DEADLINES : undefined,
+      // Redis's own error replies (a script error, OOM, READONLY) fail that request only.
+      isReply: (error) => error instanceof ReplyError,
+      onFailure: (error) => this.breaker.trip((error as Error).message),
+    });
     // A new connection may have healed an outage: probe it now rather than at the next interval.
     this.redis.on('ready', () => this.breaker.probeSoon());
   }
@@ -182,8 +184,9 @@ export class RedisStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     // First use without connect(): connect, waiting no longer than one command may.
     if (this.redis.status === 'wait') await this.connect(this.commandTimeoutMs);
-    const [count, resetAt, resetsIn] = await this.ask(() => this.redis.rateLimitHit(`${this.keyPrefix}${key}`, String(windowMs)));
-    return { count: Number(count), resetAt: Number(resetAt), resetsIn: Number(resetsIn) };
+    const [count, now] = await this.ask(() => this.redis.rateLimitHit(`${this.keyPrefix}${key}`, String(windowMs)));
+    const { end } = windowOf(now, windowMs);
+    return { count, resetAt: end, resetsIn: end - now };
   }
 
   async ping(): Promise<boolean> {
@@ -200,17 +203,12 @@ export class RedisStore implements RateLimitStore {
   }
 
   /**
-   * A command's reply, waited for as deadline.ts says; at once a StoreDownError while Redis is
-   * known to be down. A failure that is not Redis's own error reply marks Redis down.
+   * A command's reply, waited for as deadline.ts says (a failure that is not Redis's own error
+   * reply marks Redis down); at once a StoreDownError while Redis is known to be down.
    */
-  private async ask<T>(command: () => Promise<T>): Promise<T> {
-    if (this.breaker.isDown) throw new StoreDownError(`Redis is down (${this.breaker.downReason})`);
-    try {
-      return await this.deadline.within(command(), isReplyError);
-    } catch (error) {
-      if (!isReplyError(error)) this.breaker.trip((error as Error).message);
-      throw error;
-    }
+  private ask<T>(command: () => Promise<T>): Promise<T> {
+    if (this.breaker.isDown) return Promise.reject(new StoreDownError(`Redis is down (${this.breaker.downReason})`));
+    return this.deadline.within(command());
   }
 
   /**
@@ -223,16 +221,12 @@ export class RedisStore implements RateLimitStore {
     const nodes = this.redis instanceof Cluster ? this.redis.nodes('master') : [];
     try {
       await Promise.all([
-        this.deadline.within(this.redis.rateLimitHit(`${this.keyPrefix}probe`, '60000'), isReplyError),
-        ...nodes.map((node) => this.deadline.within(node.ping(), isReplyError)),
+        this.deadline.within(this.redis.rateLimitHit(`${this.keyPrefix}probe`, '60000')),
+        ...nodes.map((node) => this.deadline.within(node.ping())),
       ]);
     } catch (error) {
       if (error instanceof DeadlineError) this.redis.disconnect(true);
       throw error;
     }
   }
-}
-
-function isReplyError(error: unknown): boolean {
-  return error instanceof ReplyError;
 }
