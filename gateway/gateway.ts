@@ -52,7 +52,7 @@ export interface Gateway {
 
 export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   const where = ['plugins', GATEWAY_PLUGIN_NAME] as const;
-  const { plugins: entries, server: serverOptions } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
+  const { plugins: entries, server: serverOptions, trustedProxies } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
   // Each server request object carries its exchange under a symbol of this gateway's own.
   const EXCHANGE = Symbol('the gateway exchange of this request');
   const metrics = new GatewayMetrics();
@@ -103,8 +103,8 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     plugins,
     metrics,
     serverOptions,
-    exchangeFromNode: (req) => track(exchangeFromNode(req)),
-    exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req)),
+    exchangeFromNode: (req) => track(exchangeFromNode(req, trustedProxies)),
+    exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req, trustedProxies)),
     exchangeOf,
     bind(envelope) {
       // Once: the front binds Mesh's envelope at start, and Yoga reports its own when it is made.

@@ -1,6 +1,7 @@
 // Prometheus metrics of one gateway, served at /metrics by the observability plugin:
-// requests by route, method and status, their latency, rate-limit refusals, response-cache
-// hits and misses, and Node's own process metrics (memory, event loop lag, GC). Route labels
+// requests by route, method and status, their latency, rate-limit refusals and uncounted
+// requests, Redis's state, authentication failures and throttling, response-cache hits and
+// misses, and Node's own process metrics (memory, event loop lag, GC). Route labels
 // are the configured route paths (/icons/{ref}, not /icons/mdi-home), so the number of series
 // stays bounded whatever clients ask for. The per-request series (requests, latency, cache
 // lookups) are counted in plain maps and handed to prom-client when scraped: its label
@@ -73,7 +74,24 @@ export class GatewayMetrics {
   });
   private readonly rateLimitStoreFailures = new Counter({
     name: 'icon_gateway_rate_limit_store_failures_total',
-    help: 'Requests whose rate-limit check could not reach the store (let through or refused per failOpen)',
+    help: 'Requests the rate-limit store could not count, by outcome: allowed (failOpen: true, let through uncounted) or refused (503)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly redisUp = new Gauge({
+    name: 'icon_gateway_redis_up',
+    help: 'Whether the Redis a plugin counts in answers (1) or is known to be down (0; requests do not wait for it), by plugin',
+    labelNames: ['plugin'] as const,
+    registers: [this.registry],
+  });
+  private readonly authFailures = new Counter({
+    name: 'icon_gateway_auth_failures_total',
+    help: 'Requests answered 401 (missing, malformed, unknown, wrong or revoked key), counted by the auth-throttle plugin',
+    registers: [this.registry],
+  });
+  private readonly authThrottled = new Counter({
+    name: 'icon_gateway_auth_throttled_total',
+    help: 'Requests refused with 429 because their address failed authentication too often',
     registers: [this.registry],
   });
   private readonly refusedConnections = new Counter({
@@ -119,8 +137,20 @@ export class GatewayMetrics {
     this.rateLimited.inc({ caller });
   }
 
-  rateLimitStoreFailure(): void {
-    this.rateLimitStoreFailures.inc();
+  rateLimitStoreFailure(outcome: 'allowed' | 'refused'): void {
+    this.rateLimitStoreFailures.inc({ outcome });
+  }
+
+  redisState(plugin: string, up: boolean): void {
+    this.redisUp.set({ plugin }, up ? 1 : 0);
+  }
+
+  authFailure(): void {
+    this.authFailures.inc();
+  }
+
+  authThrottle(): void {
+    this.authThrottled.inc();
   }
 
   connectionRefused(): void {

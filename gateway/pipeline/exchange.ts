@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { VerifiedKey } from '../../prisma/accounts/api-keys.ts';
 import type { Viewer } from '../../resolvers/context.ts';
+import { clientAddress } from './client-address.ts';
 
 export interface GatewayResponse {
   status: number;
@@ -46,7 +47,7 @@ export interface Exchange {
   readonly path: string;
   readonly query: URLSearchParams;
   header(name: string): string | undefined;
-  /** The client's address, for per-IP limits of anonymous callers. */
+  /** The client's address (client-address.ts: the socket's peer, or as trusted proxies report it), for per-address limits and logs. */
   readonly ip: string;
   readonly requestId: string;
   /** performance.now() when the request arrived. */
@@ -137,25 +138,28 @@ function rawHeader(raw: string[], name: string): string | undefined {
   return value;
 }
 
-export function exchangeFromNode(req: IncomingMessage): Exchange {
+/** `trustedProxies`: how many proxies in front of the gateway append to X-Forwarded-For (0: none). */
+export function exchangeFromNode(req: IncomingMessage, trustedProxies = 0): Exchange {
   const raw = req.rawHeaders;
+  const header = (name: string) => rawHeader(raw, name);
   return newExchange({
     method: req.method ?? 'GET',
     target: req.url ?? '/',
-    header: (name) => rawHeader(raw, name),
-    ip: req.socket.remoteAddress ?? 'unknown',
+    header,
+    ip: clientAddress(req.socket.remoteAddress, trustedProxies > 0 ? header('x-forwarded-for') : undefined, trustedProxies),
     carrier: { req },
   });
 }
 
 /** A fetch Request, as Yoga sees it; `req` when Yoga runs on a node server. */
-export function exchangeFromFetch(request: Request, req?: IncomingMessage): Exchange {
+export function exchangeFromFetch(request: Request, req?: IncomingMessage, trustedProxies = 0): Exchange {
   const url = new URL(request.url);
+  const header = (name: string) => request.headers.get(name) ?? undefined;
   return newExchange({
     method: request.method,
     target: `${url.pathname}${url.search}`,
-    header: (name) => request.headers.get(name) ?? undefined,
-    ip: req?.socket?.remoteAddress ?? 'unknown',
+    header,
+    ip: clientAddress(req?.socket?.remoteAddress, trustedProxies > 0 ? header('x-forwarded-for') : undefined, trustedProxies),
     carrier: req ? { request, req } : { request },
   });
 }

@@ -2,6 +2,7 @@
 // them in the listed order).
 import type { PluginFactory } from '../pipeline/plugin.ts';
 import { useApiKeyAuth } from './api-key-auth/index.ts';
+import { useAuthThrottle } from './auth-throttle/index.ts';
 import { useCatalogueContext } from './catalogue-context/index.ts';
 import { useErrorShaping } from './error-shaping/index.ts';
 import { useGraphqlCache } from './graphql-cache/index.ts';
@@ -13,6 +14,7 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   observability: useObservability,
   'catalogue-context': useCatalogueContext,
   'error-shaping': useErrorShaping,
+  'auth-throttle': useAuthThrottle,
   'api-key-auth': useApiKeyAuth,
   'rate-limit': useRateLimit,
   'graphql-cache': useGraphqlCache,

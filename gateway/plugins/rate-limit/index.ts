@@ -2,43 +2,24 @@
 // and per IP address for anonymous callers, with their headers on every response, errors
 // included: X-RateLimit-Limit, -Remaining, -Reset (Unix seconds), and Retry-After on 429. The
 // counters live in this process (store: memory) or in Redis (store: redis, REDIS_URL), where
-// every process and host sharing it sees one exact count. If Redis cannot be reached the
-// request proceeds with a logged warning (failOpen: true) or is refused with 503.
+// every process and host sharing it sees one exact count, in windows of Redis's clock. If Redis
+// cannot count a request, it proceeds uncounted (failOpen: true) or is refused with 503; both are
+// counted in icon_gateway_rate_limit_store_failures_total and warned about once a minute at most.
 import { whenReady } from '../../../lib/maybe-promise.ts';
-import { ConfigError, formatPath } from '../../../lib/config-validation.ts';
+import { formatPath } from '../../../lib/config-validation.ts';
 import { logger } from '../../../lib/logger.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
-import type { ApiDescription, DescribedHeader, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import type { ApiDescription, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
+import { createCounterStore } from './create-store.ts';
+import { describedLimitHeaders } from './described-headers.ts';
 import { RateLimiter, type RateLimitDecision } from './limiter.ts';
-import { MemoryStore } from './memory-store.ts';
 import { rateLimitOptions, type RateLimitOptions } from './options.ts';
-import { parseClusterNodes, RedisStore } from './redis-store.ts';
-import type { RateLimitStore } from './store.ts';
-
-/** The store `options` ask for in this environment; a ConfigError when the environment cannot provide it. */
-export function createRateLimitStore(options: Pick<RateLimitOptions, 'store' | 'redisTimeoutMs'>, where: string, env: NodeJS.ProcessEnv): RateLimitStore {
-  const redisUrl = env.REDIS_URL || undefined;
-  const clusterText = env.REDIS_CLUSTER_NODES || undefined;
-  const kind = options.store === 'auto' ? (redisUrl || clusterText ? 'redis' : 'memory') : options.store;
-  if (kind === 'memory') return new MemoryStore();
-  if (!redisUrl && !clusterText) throw new ConfigError(`${where}.store is "redis" but neither REDIS_URL nor REDIS_CLUSTER_NODES is set`);
-  if (redisUrl && clusterText) throw new ConfigError('set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
-  let clusterNodes;
-  try {
-    clusterNodes = clusterText === undefined ? undefined : parseClusterNodes(clusterText);
-  } catch (error) {
-    throw new ConfigError(`REDIS_CLUSTER_NODES: ${(error as Error).message}`);
-  }
-  return new RedisStore({ url: redisUrl, clusterNodes, commandTimeoutMs: options.redisTimeoutMs });
-}
 
 /** The limit's headers and refusals, under their configured names, for the API's description. */
 function describeRateLimit({ headers: names, hourlyLimit, failOpen }: RateLimitOptions): ApiDescription {
-  const retryAfter: DescribedHeader = { name: names.retryAfter, description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } };
-  const remaining: DescribedHeader = { name: names.remaining, description: 'Requests left in the current hour.', schema: { type: 'integer', minimum: 0 } };
-  const reset: DescribedHeader = { name: names.reset, description: 'When the current hour’s count starts again, in Unix seconds.', schema: { type: 'integer' } };
+  const { retryAfter, remaining, reset } = describedLimitHeaders(names);
   const counted = 'Sent once the request is counted against the limit (not on 401, 404 for an unknown path, or 405; not while the count cannot be read).';
   return {
     responses: [
@@ -62,7 +43,7 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
   const announced = String(options.hourlyLimit);
   // Made now, so a store the environment cannot provide stops the start; a Redis store only
   // connects when the gateway starts (`mesh build` loads plugins without serving anything).
-  const store = createRateLimitStore(options, formatPath(where), services.env);
+  const store = createCounterStore(options, { plugin: 'rate-limit', where: formatPath(where), keyPrefix: 'icon-catalogue:ratelimit:', services });
   const limiter = new RateLimiter({ store, failOpen: options.failOpen, warn: (message) => logger.warn({ msg: message }) });
 
   const apply = (exchange: Exchange, decision: RateLimitDecision, anonymous: boolean) => {
@@ -71,7 +52,7 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
     if (decision.remaining !== undefined) headers[names.remaining] = String(decision.remaining);
     if (decision.resetAt !== undefined) headers[names.reset] = String(decision.resetAt);
     if (decision.retryAfter !== undefined) headers[names.retryAfter] = String(decision.retryAfter);
-    if (decision.storeFailed) services.metrics.rateLimitStoreFailure();
+    if (decision.storeFailed) services.metrics.rateLimitStoreFailure(decision.allowed ? 'allowed' : 'refused');
     if (decision.allowed) return undefined;
     if (decision.storeFailed) return errorResponse(503, 'Rate limiting is unavailable; try again shortly');
     services.metrics.rateLimitRejection(anonymous ? 'anonymous' : 'key');
@@ -97,8 +78,9 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
       },
     },
     describes: describeRateLimit(options),
+    /** A Redis not reachable yet counts as down (logged once) and is probed in the background. */
     async start(timeoutMs) {
-      if (!(await store.connect(timeoutMs))) logger.warn({ msg: `rate limit store "${store.name}" not reachable yet; retrying in the background` });
+      await store.connect(timeoutMs);
     },
     readiness: store.name === 'memory' ? {} : { [store.name]: () => store.ping() },
     close: () => store.close(),

@@ -1,26 +1,33 @@
-// Counters in this process's memory: exact for one process, meaningless across several (use
-// the Redis store there). Expired windows are swept as new ones start.
+// Counters in this process's memory, on the clock the limiter is given: exact for one process,
+// meaningless across several (use the Redis store there). Expired windows are swept as new ones
+// start.
 import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
+
+interface Counter {
+  count: number;
+  resetAt: number;
+}
 
 export class MemoryStore implements RateLimitStore {
   readonly name = 'memory';
-  private readonly counters = new Map<string, WindowCount>();
+  private readonly counters = new Map<string, Counter>();
   private lastSweep = 0;
 
-  hit(key: string, windowMs: number, now = Date.now()): WindowCount {
+  hit(key: string, windowMs: number, now: number): WindowCount {
     this.sweep(now);
-    const current = this.counters.get(key);
-    if (current && current.resetAt > now) {
-      current.count++;
-      return { count: current.count, resetAt: current.resetAt };
+    const { end } = windowOf(now, windowMs);
+    let counter = this.counters.get(key);
+    // A counter of another window (an earlier one, or a later one if the clock went back) starts over.
+    if (counter?.resetAt !== end) {
+      counter = { count: 0, resetAt: end };
+      this.counters.set(key, counter);
     }
-    const fresh = { count: 1, resetAt: windowOf(now, windowMs).end };
-    this.counters.set(key, fresh);
-    return { count: 1, resetAt: fresh.resetAt };
+    counter.count++;
+    return { count: counter.count, resetAt: end, resetsIn: end - now };
   }
 
   private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
+    if (Math.abs(now - this.lastSweep) < 60_000) return;
     this.lastSweep = now;
     for (const [key, counter] of this.counters) if (counter.resetAt <= now) this.counters.delete(key);
   }

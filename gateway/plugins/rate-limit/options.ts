@@ -1,27 +1,34 @@
 import { z } from 'zod';
 import { headerName } from '../options.ts';
 
+/** The names of the limit headers (shared with auth-throttle, whose 429s carry them too). */
+export const rateLimitHeaders = z
+  .object({
+    limit: headerName.default('X-RateLimit-Limit'),
+    remaining: headerName.default('X-RateLimit-Remaining'),
+    reset: headerName.default('X-RateLimit-Reset'),
+    retryAfter: headerName.default('Retry-After'),
+  })
+  .strict()
+  .default({ limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' });
+
+/** memory: this process only; redis: REDIS_URL or REDIS_CLUSTER_NODES, shared; auto: redis when either is set. @default "auto" */
+export const storeKind = z.enum(['auto', 'memory', 'redis']).default('auto');
+
+/** How long Redis may stay silent while a request waits for it, in ms; while Redis is known to be down, requests do not wait. @default 200 */
+export const redisTimeoutMs = z.number().int().min(10).max(5000).default(200);
+
 export const rateLimitOptions = z
   .object({
     /** Requests per hour per API key, unless the key has its own limit. @default 1000 */
     hourlyLimit: z.number().int().positive().default(1000),
     /** Requests per hour per IP address shared by anonymous callers (when allowed). @default 60 */
     anonymousHourlyLimit: z.number().int().positive().default(60),
-    /** memory: this process only; redis: REDIS_URL or REDIS_CLUSTER_NODES, shared; auto: redis when either is set. @default "auto" */
-    store: z.enum(['auto', 'memory', 'redis']).default('auto'),
-    /** Let requests through (true) or refuse them with 503 (false) while Redis cannot be reached. @default true */
+    store: storeKind,
+    /** Let requests through uncounted (true) or refuse them with 503 (false) while Redis cannot count them. @default true */
     failOpen: z.boolean().default(true),
-    /** Longest wait for Redis per request, in ms. @default 200 */
-    redisTimeoutMs: z.number().int().min(10).max(5000).default(200),
-    headers: z
-      .object({
-        limit: headerName.default('X-RateLimit-Limit'),
-        remaining: headerName.default('X-RateLimit-Remaining'),
-        reset: headerName.default('X-RateLimit-Reset'),
-        retryAfter: headerName.default('Retry-After'),
-      })
-      .strict()
-      .default({ limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' }),
+    redisTimeoutMs,
+    headers: rateLimitHeaders,
   })
   .strict()
   .refine((options) => options.anonymousHourlyLimit <= options.hourlyLimit, {

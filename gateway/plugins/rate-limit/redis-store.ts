@@ -1,17 +1,38 @@
 // Counters in Redis (one server, or a Redis Cluster), shared by every gateway process and host
-// that uses it: exact across all of them, because one Lua script increments and sets the expiry
-// in one round trip (never read-then-write). A short deadline (deadline.ts: not blaming Redis
-// for the gateway's own busy loop) and no offline queue mean an unreachable or stalled Redis
-// fails a request's check quickly instead of hanging it; the limiter decides whether that lets
-// the request through (fail open) or refuses it (fail closed).
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import { answerWithin } from './deadline.ts';
+// that uses it: exact across all of them, because one Lua script counts and sets the expiry in
+// one round trip (never read-then-write). The window is Redis's own: the script reads Redis's
+// clock (TIME) and sets the counter's expiry from it, so gateways whose clocks disagree with
+// Redis or with each other still share one window and one expiry (with the gateway's clock, a gateway behind Redis across the hour set an
+// expiry already past and counted every request as the first).
+//
+// Waiting: a command fails once Redis has been silent for commandTimeoutMs while it waited
+// (deadline.ts: never for the gateway's own busy loop or the commands queued ahead of it). A
+// failure other than an error reply marks Redis down (breaker.ts): requests then fail at once,
+// without waiting, while a probe runs in the background until Redis answers again. The limiter
+// decides whether a failed count lets the request through (fail open) or refuses it.
+import { Cluster, Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { Breaker } from './breaker.ts';
+import { DeadlineError, ReplyDeadline } from './deadline.ts';
 import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
 
+/**
+ * KEYS[1]: the caller's counter; ARGV[1]: the window length (ms). The counter expires at the end
+ * of the window Redis's clock is in when it is created, so it only ever holds one window's count.
+ * Returns the count and Redis's time (ms), from which the window is computed.
+ * (Effects replication, the default since Redis 5, lets TIME precede writes.)
+ */
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
-return count`;
+local time = redis.call('TIME')
+local now = time[1] * 1000 + math.floor(time[2] / 1000)
+if count == 1 then
+  local window = tonumber(ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], window - now % window)
+end
+return {count, now}`;
+
+/** A Redis Cluster's shards answer independently: one command waits at most this many deadlines. */
+const CLUSTER_WAIT_DEADLINES = 3;
 
 export interface RedisStoreOptions {
   /** One Redis: redis://[user:password@]host:port[/db]. */
@@ -23,11 +44,18 @@ export interface RedisStoreOptions {
   clusterNodes?: ClusterNode[];
   /** Prefix of every key this store writes. @default "icon-catalogue:ratelimit:" */
   keyPrefix?: string;
-  /** Longest wait for one command, in ms. @default 200 */
+  /** How long Redis may stay silent while a command waits, in ms. @default 200 */
   commandTimeoutMs?: number;
+  /** How often to probe Redis while it is down, in ms. @default 1000 */
+  probeEveryMs?: number;
+  /** Redis became unreachable (once per outage). */
+  onDown?(reason: string): void;
+  /** Redis answers again after `downForMs`. */
+  onUp?(downForMs: number): void;
 }
 
-type WithHit<T> = T & { rateLimitHit(key: string, expireAt: string): Promise<number> };
+type HitReply = [count: number, now: number];
+type WithHit<T> = T & { rateLimitHit(key: string, windowMs: string): Promise<HitReply> };
 type Client = WithHit<Redis> | WithHit<Cluster>;
 
 export interface ClusterNode {
@@ -64,17 +92,24 @@ export function parseClusterNodes(text: string): ClusterNode[] {
     });
 }
 
+/** Redis is known to be down: the request did not wait for it. */
+export class StoreDownError extends Error {
+  override name = 'StoreDownError';
+}
+
 export class RedisStore implements RateLimitStore {
   readonly name = 'redis';
   private readonly redis: Client;
   private readonly keyPrefix: string;
   private readonly commandTimeoutMs: number;
+  private readonly deadline: ReplyDeadline;
+  private readonly breaker: Breaker;
 
-  constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200 }: RedisStoreOptions) {
+  constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200, probeEveryMs, onDown = () => {}, onUp = () => {} }: RedisStoreOptions) {
     const options: RedisOptions = {
-      // A backstop that frees commands a stalled connection never answers; requests wait no
-      // longer than answerWithin allows (commandTimeoutMs, renewed only while the loop is late).
-      commandTimeout: commandTimeoutMs * 6,
+      // No commandTimeout: ioredis times a command from its write, in a timer that runs before
+      // replies are read; deadline.ts does the waiting, and a stalled connection is replaced by
+      // the breaker's probe (which frees the commands it held).
       connectTimeout: 2_000,
       enableOfflineQueue: false,
       // Commands issued in the same tick go out as one write: under load, one syscall for many requests.
@@ -101,23 +136,38 @@ export class RedisStore implements RateLimitStore {
     } else {
       throw new Error('RedisStore needs a url or clusterNodes');
     }
-    // Connection errors are reported through failed commands; without a listener ioredis
-    // would print every reconnection attempt as an unhandled error event.
+    // Connection errors are reported through failed commands and the breaker; without a
+    // listener ioredis would print every reconnection attempt as an unhandled error event.
     this.redis.on('error', () => {});
     this.redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.keyPrefix = keyPrefix;
     this.commandTimeoutMs = commandTimeoutMs;
+    this.breaker = new Breaker({ probe: () => this.probe(), probeEveryMs, onDown, onUp });
+    this.deadline = new ReplyDeadline({
+      ms: commandTimeoutMs,
+      maxMs: clusterNodes?.length ? commandTimeoutMs * CLUSTER_WAIT_DEADLINES : undefined,
+      // Redis's own error replies (a script error, OOM, READONLY) fail that request only.
+      isReply: (error) => error instanceof ReplyError,
+      onFailure: (error) => this.breaker.trip((error as Error).message),
+    });
+    // A new connection may have healed an outage: probe it now rather than at the next interval.
+    this.redis.on('ready', () => this.breaker.probeSoon());
+  }
+
+  /** Whether Redis is known to be down (requests then do not wait for it). */
+  get isDown(): boolean {
+    return this.breaker.isDown;
   }
 
   /**
    * Connects, waiting at most `timeoutMs`. Commands are not queued while disconnected (so they
    * fail fast), so a server should call this before serving; it resolves false when Redis is
-   * not there yet, and the client keeps reconnecting in the background.
+   * not there yet (Redis then counts as down), and the client keeps reconnecting in the background.
    */
   async connect(timeoutMs = 2_000): Promise<boolean> {
     if (this.redis.status === 'ready') return true;
     if (this.redis.status === 'wait') this.redis.connect().catch(() => {});
-    return new Promise((resolve) => {
+    const ready = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => done(false), timeoutMs);
       const onReady = () => done(true);
       const done = (ok: boolean) => {
@@ -127,25 +177,56 @@ export class RedisStore implements RateLimitStore {
       };
       this.redis.on('ready', onReady);
     });
+    if (!ready) this.breaker.trip(`not connected within ${timeoutMs} ms`);
+    return ready;
   }
 
-  async hit(key: string, windowMs: number, now = Date.now()): Promise<WindowCount> {
-    // First use: connect, waiting no longer than one command may take.
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    // First use without connect(): connect, waiting no longer than one command may.
     if (this.redis.status === 'wait') await this.connect(this.commandTimeoutMs);
-    const { start, end } = windowOf(now, windowMs);
-    const count = await answerWithin(this.redis.rateLimitHit(`${this.keyPrefix}${key}:${start}`, String(end)), this.commandTimeoutMs);
-    return { count: Number(count), resetAt: end };
+    const [count, now] = await this.ask(() => this.redis.rateLimitHit(`${this.keyPrefix}${key}`, String(windowMs)));
+    const { end } = windowOf(now, windowMs);
+    return { count, resetAt: end, resetsIn: end - now };
   }
 
   async ping(): Promise<boolean> {
     try {
-      return (await this.redis.ping()) === 'PONG';
+      return (await this.ask(() => this.redis.ping())) === 'PONG';
     } catch {
       return false;
     }
   }
 
   async close(): Promise<void> {
+    this.breaker.close();
     this.redis.disconnect();
+  }
+
+  /**
+   * A command's reply, waited for as deadline.ts says (a failure that is not Redis's own error
+   * reply marks Redis down); at once a StoreDownError while Redis is known to be down.
+   */
+  private ask<T>(command: () => Promise<T>): Promise<T> {
+    if (this.breaker.isDown) return Promise.reject(new StoreDownError(`Redis is down (${this.breaker.downReason})`));
+    return this.deadline.within(command());
+  }
+
+  /**
+   * While Redis is down: it answers a count (every node of a cluster a PING, and the shard of the
+   * probe key the script). A connection that stays silent is replaced, which frees the commands
+   * it held; one that is reconnecting is left to ioredis.
+   */
+  private async probe(): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`Redis connection ${this.redis.status}`);
+    const nodes = this.redis instanceof Cluster ? this.redis.nodes('master') : [];
+    try {
+      await Promise.all([
+        this.deadline.within(this.redis.rateLimitHit(`${this.keyPrefix}probe`, '60000')),
+        ...nodes.map((node) => this.deadline.within(node.ping())),
+      ]);
+    } catch (error) {
+      if (error instanceof DeadlineError) this.redis.disconnect(true);
+      throw error;
+    }
   }
 }

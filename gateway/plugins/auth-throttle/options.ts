@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { rateLimitHeaders, redisTimeoutMs, storeKind } from '../rate-limit/options.ts';
+
+export const authThrottleOptions = z
+  .object({
+    /** Failed authentications (401s) from one client address per window; beyond them the address is answered 429. @default 20 */
+    limit: z.number().int().positive().default(20),
+    /** The window in seconds (fixed, aligned like the rate limits' hours). @default 60 */
+    windowSeconds: z.number().int().min(1).max(86_400).default(60),
+    store: storeKind,
+    redisTimeoutMs,
+    /** The names of the limit headers on its 429s (rate-limit's, by default). */
+    headers: rateLimitHeaders,
+  })
+  .strict();
+
+export type AuthThrottleOptions = z.infer<typeof authThrottleOptions>;
