@@ -6,6 +6,7 @@ export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private readonly replies = new Map<Socket, Socket>();
+  private stalled = false;
   port = 0;
 
   constructor(
@@ -24,7 +25,8 @@ export class TcpProxy {
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      client.pipe(upstream);
+      if (!this.stalled) upstream.pipe(client);
       this.replies.set(upstream, client);
       upstream.on('close', () => this.replies.delete(upstream));
     });
@@ -33,13 +35,25 @@ export class TcpProxy {
     return this;
   }
 
-  /** Keeps connections open but passes no more replies to the clients: a stalled service. */
+  /**
+   * Keeps connections open but passes no more replies to the clients, on the connections open
+   * now and on new ones (accepted, never answered): a stalled service.
+   */
   stall(): void {
+    this.stalled = true;
     for (const [upstream, client] of this.replies) upstream.unpipe(client);
+  }
+
+  /** Passes replies again, those held back during the stall first. */
+  resume(): void {
+    if (!this.stalled) return;
+    this.stalled = false;
+    for (const [upstream, client] of this.replies) upstream.pipe(client);
   }
 
   /** Drops every connection and refuses new ones, keeping the port for `start` to reuse. */
   async stop(): Promise<void> {
+    this.stalled = false;
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
