@@ -1,6 +1,7 @@
 // Prometheus metrics of one gateway, served at /metrics by the observability plugin:
 // requests by route, method and status, their latency, rate-limit refusals, response-cache
-// hits and misses, and Node's own process metrics (memory, event loop lag, GC). Route labels
+// hits and misses, answers given from stale key records and responses during a database
+// outage, and Node's own process metrics (memory, event loop lag, GC). Route labels
 // are the configured route paths (/icons/{ref}, not /icons/mdi-home), so the number of series
 // stays bounded whatever clients ask for. The per-request series (requests, latency, cache
 // lookups) are counted in plain maps and handed to prom-client when scraped: its label
@@ -76,6 +77,12 @@ export class GatewayMetrics {
     help: 'Requests whose rate-limit check could not reach the store (let through or refused per failOpen)',
     registers: [this.registry],
   });
+  private readonly staleAnswers = new Counter({
+    name: 'icon_gateway_stale_answers_total',
+    help: 'Key records and REST responses used past their time because the database could not answer, by what',
+    labelNames: ['what'] as const,
+    registers: [this.registry],
+  });
   private readonly droppedLogLines = new Counter({
     name: 'icon_gateway_log_lines_dropped_total',
     help: 'Log lines dropped because stdout could not keep up (more than 16 MiB waiting)',
@@ -109,6 +116,10 @@ export class GatewayMetrics {
 
   rateLimitStoreFailure(): void {
     this.rateLimitStoreFailures.inc();
+  }
+
+  staleAnswer(what: 'key-record' | 'response'): void {
+    this.staleAnswers.inc({ what });
   }
 
   responseCacheLookup(route: string, hit: boolean): void {

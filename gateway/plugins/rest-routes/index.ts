@@ -4,10 +4,12 @@
 // into variables (400 naming the broken rule), runs the operation through the served schema's
 // envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does),
 // wraps the result in the route's envelope with a strong ETag (304 on If-None-Match), keeps
-// finished responses for the route's cache.seconds, and serves the OpenAPI document.
+// finished responses for the route's cache.seconds (and serves them up to cacheStaleSeconds
+// longer while the database cannot answer), and serves the OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
+import { unavailability } from '../../../resolvers/errors.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
 import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
@@ -45,9 +47,29 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     return (await execute({ schema, document: match.route.document, variableValues: variables, contextValue, operationName: match.route.config.operation })) as ExecutionResult;
   }
 
+  /** The response last kept for `cacheAs`, when `failure` is the database's and it expired recently enough. */
+  function lastKept(exchange: Exchange, failure: unknown, cacheAs?: { key: string }): GatewayResponse | undefined {
+    if (!cacheAs || !unavailability(failure)) return undefined;
+    const kept = cache.getStale(cacheAs.key, options.cacheStaleSeconds * 1000);
+    if (!kept) return undefined;
+    services.metrics.staleAnswer('response');
+    exchange.responseHeaders['x-cache'] = 'STALE';
+    return respond(exchange, kept.body, kept.etag);
+  }
+
   async function answer(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>, cacheAs?: { key: string; seconds: number }): Promise<GatewayResponse> {
-    const result = await run(exchange, match, variables);
-    if (result.errors?.length) return services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
+    let result: ExecutionResult;
+    try {
+      result = await run(exchange, match, variables);
+    } catch (error) {
+      const stale = lastKept(exchange, error, cacheAs);
+      if (stale) return stale;
+      throw error;
+    }
+    if (result.errors?.length) {
+      const failure = result.errors.find((error) => unavailability(error));
+      return lastKept(exchange, failure, cacheAs) ?? services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
+    }
     const body = JSON.stringify(RouteTable.body(match.route, result.data as Record<string, unknown>));
     const etag = strongETag(body);
     if (cacheAs) {
