@@ -14,6 +14,7 @@ import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { guardAdapterFactory, logAvailabilityChange, QueryGuard } from './query-guard.ts';
 import { servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
+import type { DatabaseUnavailableError } from './unavailable.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
 
@@ -49,6 +50,11 @@ export interface Database {
   prisma: PrismaClient;
   /** The adapter factory the WASM schema engine migrates through. */
   migrationAdapter: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * Serving only: the refusal a query would get now (too many waiting, or the database known
+   * unreachable), so that a request can be refused before any of its work is done.
+   */
+  refusal?: () => DatabaseUnavailableError | undefined;
   close(): Promise<void>;
 }
 
@@ -71,10 +77,11 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     : openPGlite(options.dataDir ?? DEFAULT_DATA_DIR, options.loadDataDir, options.onQuery, options.serving);
 }
 
-/** The factory the Prisma client queries through: guarded when serving. */
-function servingFactory(factory: SqlDriverAdapterFactory, capacity: number, serving?: ServingLimits): SqlDriverAdapterFactory {
-  if (!serving) return factory;
-  return guardAdapterFactory(factory, new QueryGuard({ capacity, maxWaiting: serving.maxWaiting, onChange: logAvailabilityChange }));
+/** The factory the Prisma client queries through, guarded when serving (with the guard's `refusal`). */
+function servingFactory(factory: SqlDriverAdapterFactory, capacity: number, serving?: ServingLimits): { factory: SqlDriverAdapterFactory; refusal?: Database['refusal'] } {
+  if (!serving) return { factory };
+  const guard = new QueryGuard({ capacity, maxWaiting: serving.maxWaiting, onChange: logAvailabilityChange });
+  return { factory: guardAdapterFactory(factory, guard), refusal: () => guard.refusal() };
 }
 
 function createClient(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
@@ -92,12 +99,13 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   const config: pg.PoolConfig = { ...parsed, max: poolSize, connectionTimeoutMillis: connectSeconds === undefined ? 10_000 : Number(connectSeconds) * 1000 };
   // Migrations get a pool without the serving timeouts: they may run long statements.
   const factory = new PrismaPg(config);
-  const queries = serving ? new PrismaPg({ ...config, ...servingPoolSettings(parsed, serving) }) : factory;
-  const prisma = createClient(servingFactory(queries, poolSize, serving), onQuery);
+  const guarded = servingFactory(serving ? new PrismaPg({ ...config, ...servingPoolSettings(parsed, serving) }) : factory, poolSize, serving);
+  const prisma = createClient(guarded.factory, onQuery);
   return {
     kind: 'postgres',
     location: redactUrl(url),
     prisma,
+    ...(guarded.refusal && { refusal: guarded.refusal }),
     migrationAdapter: {
       adapterName: factory.adapterName,
       provider: factory.provider,
@@ -116,7 +124,8 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
     const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
     // One connection: queries wait behind the one running, up to serving.maxWaiting of them.
     // No timeouts: an in-process database has no network to stall on, and cannot cancel.
-    const prisma = createClient(servingFactory(new PrismaPGlite(client), 1, serving), onQuery);
+    const guarded = servingFactory(new PrismaPGlite(client), 1, serving);
+    const prisma = createClient(guarded.factory, onQuery);
     const migrationAdapter: SqlMigrationAwareDriverAdapterFactory = {
       adapterName: 'pglite',
       provider: 'postgres',
@@ -134,6 +143,7 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
       location: inMemory ? dataDir : resolve(dataDir),
       prisma,
       migrationAdapter,
+      ...(guarded.refusal && { refusal: guarded.refusal }),
       dump: () => client.dumpDataDir('none'),
       async close() {
         await prisma.$disconnect();

@@ -54,6 +54,16 @@ export class QueryGuard {
     return this.outage === undefined;
   }
 
+  /**
+   * The refusal a query would get now, without taking a place or a try: for callers that can
+   * refuse a request before preparing its queries.
+   */
+  refusal(): DatabaseUnavailableError | undefined {
+    const outage = this.outage;
+    if (outage) return outage.trying || Date.now() < outage.nextTrialAt ? this.unreachableRefusal(outage) : undefined;
+    return this.inFlight >= this.capacity + this.maxWaiting ? this.busyRefusal() : undefined;
+  }
+
   async run<T>(query: () => Promise<T>): Promise<T> {
     const trial = this.admit();
     this.inFlight++;
@@ -78,18 +88,22 @@ export class QueryGuard {
     const outage = this.outage;
     if (outage) {
       const now = Date.now();
-      if (outage.trying || now < outage.nextTrialAt) {
-        outage.refused++;
-        throw new DatabaseUnavailableError('unreachable', { cause: outage.cause, message: 'database unreachable (refused without trying)' });
-      }
+      if (outage.trying || now < outage.nextTrialAt) throw this.unreachableRefusal(outage);
       outage.trying = true;
       outage.nextTrialAt = now + this.trialIntervalMs;
       return true;
     }
-    if (this.inFlight >= this.capacity + this.maxWaiting) {
-      throw new DatabaseUnavailableError('busy', { message: `${this.maxWaiting} queries already wait for a database connection` });
-    }
+    if (this.inFlight >= this.capacity + this.maxWaiting) throw this.busyRefusal();
     return false;
+  }
+
+  private unreachableRefusal(outage: Outage): DatabaseUnavailableError {
+    outage.refused++;
+    return new DatabaseUnavailableError('unreachable', { cause: outage.cause, message: 'database unreachable (refused without trying)' });
+  }
+
+  private busyRefusal(): DatabaseUnavailableError {
+    return new DatabaseUnavailableError('busy', { message: `${this.maxWaiting} queries already wait for a database connection` });
   }
 
   private unreachable(error: DatabaseUnavailableError): void {

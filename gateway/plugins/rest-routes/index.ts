@@ -11,6 +11,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { unavailability } from '../../../resolvers/errors.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
+import type { Database } from '../../../prisma/database.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
 import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
@@ -32,6 +33,8 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   const MATCH = Symbol('rest-routes: the route a request matched');
   let envelope: Envelope | undefined;
   let openapi = { body: '{}', etag: strongETag('{}') };
+  /** Known once an operation ran: asked whether it would refuse a query right now. */
+  let database: Database | undefined;
 
   function respond(exchange: Exchange, body: string | Buffer, etag: string): GatewayResponse {
     // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
@@ -42,6 +45,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
 
   async function run(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>): Promise<ExecutionResult> {
     if (!envelope) throw new Error(`route ${match.route.config.path} is not bound to a schema yet`);
+    database ??= await services.database();
     const { schema, contextFactory, execute } = envelope({ ...exchange.carrier });
     const contextValue = await contextFactory();
     return (await execute({ schema, document: match.route.document, variableValues: variables, contextValue, operationName: match.route.config.operation })) as ExecutionResult;
@@ -115,13 +119,23 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     }
     const viewer: Viewer | null = exchange.caller?.viewer ?? null;
     const { path, cache: caching } = match.route.config;
-    if (caching.seconds <= 0) return answer(exchange, match, variables);
+    if (caching.seconds <= 0) return refused(exchange) ?? answer(exchange, match, variables);
     const key = cacheKey(path, variables, caching.scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`);
     const cached = cache.get(key);
     services.metrics.responseCacheLookup(path, cached !== undefined);
-    if (!cached) return answer(exchange, match, variables, { key, seconds: caching.seconds });
+    if (!cached) return refused(exchange, { key }) ?? answer(exchange, match, variables, { key, seconds: caching.seconds });
     exchange.responseHeaders['x-cache'] = 'HIT';
     return respond(exchange, cached.body, cached.etag);
+  }
+
+  /**
+   * A miss refused before any of its work when the database would refuse its first query anyway
+   * (shedding load must cost little to help): the response last kept if there is one, else 503.
+   */
+  function refused(exchange: Exchange, cacheAs?: { key: string }): GatewayResponse | undefined {
+    const refusal = database?.refusal?.();
+    if (!refusal) return undefined;
+    return lastKept(exchange, refusal, cacheAs) ?? services.errors.unexpected(refusal, exchange);
   }
 
   return {
