@@ -37,6 +37,8 @@ interface Outage {
 export class QueryGuard {
   private inFlight = 0;
   private outage: Outage | undefined;
+  /** performance.now() of the last query the database answered. */
+  private lastAnswerAt = Number.NEGATIVE_INFINITY;
   private readonly capacity: number;
   private readonly maxWaiting: number;
   private readonly trialIntervalMs: number;
@@ -66,6 +68,7 @@ export class QueryGuard {
 
   async run<T>(query: () => Promise<T>): Promise<T> {
     const trial = this.admit();
+    const startedAt = performance.now();
     this.inFlight++;
     try {
       const result = await query();
@@ -73,7 +76,9 @@ export class QueryGuard {
       return result;
     } catch (error) {
       const unavailable = databaseUnavailability(error);
-      if (unavailable?.reason === 'unreachable') this.unreachable(unavailable);
+      // An answer that came while this query waited contradicts it: during a burst a busy event
+      // loop can let a timeout fire on a healthy connection; in an outage nothing answers.
+      if (unavailable?.reason === 'unreachable' && !(this.lastAnswerAt > startedAt)) this.unreachable(unavailable);
       // An SQL error or a statement the server cancelled is an answer; a pool wait says nothing.
       else if (unavailable?.reason !== 'busy') this.answered();
       throw unavailable ?? error;
@@ -114,6 +119,7 @@ export class QueryGuard {
   }
 
   private answered(): void {
+    this.lastAnswerAt = performance.now();
     const outage = this.outage;
     if (!outage) return;
     this.outage = undefined;
