@@ -4,8 +4,9 @@
 // into variables (400 naming the broken rule), runs the operation through the served schema's
 // envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does),
 // wraps the result in the route's envelope with a strong ETag (304 on If-None-Match), keeps
-// finished responses for the route's cache.seconds (and serves them up to cacheStaleSeconds
-// longer while the database cannot answer), and serves the OpenAPI document.
+// finished responses for the route's cache.seconds (concurrent misses of one response share
+// its execution; kept responses serve up to cacheStaleSeconds longer while the database cannot
+// answer), and serves the OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
@@ -35,6 +36,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   let openapi = { body: '{}', etag: strongETag('{}') };
   /** Known once an operation ran: asked whether it would refuse a query right now. */
   let database: Database | undefined;
+  const running = new Map<string, Promise<ExecutionResult>>();
 
   function respond(exchange: Exchange, body: string | Buffer, etag: string): GatewayResponse {
     // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
@@ -61,10 +63,24 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     return respond(exchange, kept.body, kept.etag);
   }
 
+  /**
+   * The operation of a cacheable miss, shared by the requests that miss the same key meanwhile:
+   * a burst for one response costs one execution, not one each (the key holds everything the
+   * response depends on, the caller's account included, as the cache itself relies on).
+   */
+  function runOnce(key: string, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+    let pending = running.get(key);
+    if (!pending) {
+      pending = execute().finally(() => running.delete(key));
+      running.set(key, pending);
+    }
+    return pending;
+  }
+
   async function answer(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>, cacheAs?: { key: string; seconds: number }): Promise<GatewayResponse> {
     let result: ExecutionResult;
     try {
-      result = await run(exchange, match, variables);
+      result = await (cacheAs ? runOnce(cacheAs.key, () => run(exchange, match, variables)) : run(exchange, match, variables));
     } catch (error) {
       const stale = lastKept(exchange, error, cacheAs);
       if (stale) return stale;
