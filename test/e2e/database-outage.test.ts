@@ -20,7 +20,7 @@ function outageConfig(config: string): string {
   const edited = config
     .replace('publicPaths: [/openapi.json]', 'publicPaths: [/openapi.json]\n            keyCacheSeconds: 1')
     .replace('hourlyLimit: 1000', 'hourlyLimit: 1000000')
-    .replace(/(- path: \/categories\n(?:.*\n){3}\s*cache: \{ seconds: )30/, '$12');
+    .replace(/(- path: \/categories\n(?:(?!\s*- path:).*\n)*?\s*cache: \{ seconds: )30/, '$12');
   expect(edited.match(/keyCacheSeconds: 1|hourlyLimit: 1000000|cache: \{ seconds: 2,/g)).toHaveLength(3);
   return edited;
 }
