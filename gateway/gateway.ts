@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { validateConfig } from '../lib/config-validation.ts';
 import type { Database } from '../prisma/database.ts';
+import { databaseUnavailability } from '../prisma/unavailable.ts';
 import { GatewayMetrics } from './metrics/metrics.ts';
 import { gatewayOptions } from './options.ts';
 import { exchangeFromFetch, exchangeFromNode, type Exchange, type RequestCarrier } from './pipeline/exchange.ts';
@@ -84,7 +85,12 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     isDraining: () => draining,
     readinessChecks: () => ({
       database: async () => {
-        await (await host.database()).prisma.$queryRawUnsafe('SELECT 1');
+        try {
+          await (await host.database()).prisma.$queryRawUnsafe('SELECT 1');
+        } catch (error) {
+          // Refused because the queue is full: this process is loaded, the database answers.
+          if (databaseUnavailability(error)?.reason !== 'busy') throw error;
+        }
         return true;
       },
       ...Object.assign({}, ...plugins.map((plugin) => plugin.readiness ?? {})),

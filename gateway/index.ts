@@ -5,7 +5,7 @@
 // (front/load-mesh.ts) makes its own factory with `meshPluginFactory`, handing the database
 // it opened and taking the gateway it gets back.
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
-import { databaseOptionsFromEnv, openDatabase, type Database } from '../prisma/database.ts';
+import { openServingDatabase, type Database } from '../prisma/database.ts';
 import { createGateway, type Gateway, type GatewayHost } from './gateway.ts';
 
 /** A Mesh plugin factory for gateways served by `host`; `onBuilt` receives each gateway Mesh builds. */
@@ -22,7 +22,7 @@ export function meshPluginFactory(host: GatewayHost, onBuilt: (gateway: Gateway)
 /** The database named by the environment (DATABASE_URL, else the embedded directory), opened once, on first use. */
 function databaseFromEnvironment(): () => Promise<Database> {
   let opened: Promise<Database> | undefined;
-  return () => (opened ??= openDatabase(databaseOptionsFromEnv()));
+  return () => (opened ??= openServingDatabase());
 }
 
 export default meshPluginFactory({ database: databaseFromEnvironment() });

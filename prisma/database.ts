@@ -12,6 +12,9 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { guardAdapterFactory, logAvailabilityChange, QueryGuard } from './query-guard.ts';
+import { servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
+import type { DatabaseUnavailableError } from './unavailable.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
 
@@ -30,6 +33,12 @@ export interface DatabaseOptions {
   loadDataDir?: Blob | undefined;
   /** Called with the SQL of every statement the Prisma client sends (tests count them). */
   onQuery?: ((sql: string) => void) | undefined;
+  /**
+   * A serving gateway's limits (serving-limits.ts): timeouts on the PostgreSQL pool, a bound on
+   * waiting queries, and fail-fast while the database is unreachable (query-guard.ts). The
+   * CLI opens without them.
+   */
+  serving?: ServingLimits | undefined;
 }
 
 export interface Database {
@@ -41,6 +50,11 @@ export interface Database {
   prisma: PrismaClient;
   /** The adapter factory the WASM schema engine migrates through. */
   migrationAdapter: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * Serving only: the refusal a query would get now (too many waiting, or the database known
+   * unreachable), so that a request can be refused before any of its work is done.
+   */
+  refusal?: () => DatabaseUnavailableError | undefined;
   close(): Promise<void>;
 }
 
@@ -52,10 +66,22 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Da
   };
 }
 
+/** The database a gateway serves from: the environment's, with the serving limits it sets (a ConfigError names a bad one). */
+export async function openServingDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+  return openDatabase({ ...databaseOptionsFromEnv(env), serving: servingLimitsFromEnv(env) });
+}
+
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   return options.url
-    ? openPostgres(options.url, options.poolSize ?? 10, options.onQuery)
-    : openPGlite(options.dataDir ?? DEFAULT_DATA_DIR, options.loadDataDir, options.onQuery);
+    ? openPostgres(options.url, options.poolSize ?? 10, options.onQuery, options.serving)
+    : openPGlite(options.dataDir ?? DEFAULT_DATA_DIR, options.loadDataDir, options.onQuery, options.serving);
+}
+
+/** The factory the Prisma client queries through, guarded when serving (with the guard's `refusal`). */
+function servingFactory(factory: SqlDriverAdapterFactory, capacity: number, serving?: ServingLimits): { factory: SqlDriverAdapterFactory; refusal?: Database['refusal'] } {
+  if (!serving) return { factory };
+  const guard = new QueryGuard({ capacity, maxWaiting: serving.maxWaiting, onChange: logAvailabilityChange });
+  return { factory: guardAdapterFactory(factory, guard), refusal: () => guard.refusal() };
 }
 
 function createClient(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
@@ -65,16 +91,21 @@ function createClient(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) 
   return prisma;
 }
 
-async function openPostgres(url: string, poolSize: number, onQuery?: (sql: string) => void): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, onQuery?: (sql: string) => void, serving?: ServingLimits): Promise<Database> {
   // Parsed into fields rather than passed as `connectionString`: adapter-pg opens its shadow
   // database by overriding `database`, which a connection string would silently win over.
-  const config: pg.PoolConfig = { ...parseIntoClientConfig(url), max: poolSize, connectionTimeoutMillis: 10_000 };
+  const parsed = parseIntoClientConfig(url);
+  const connectSeconds = (parsed as { connect_timeout?: string }).connect_timeout;
+  const config: pg.PoolConfig = { ...parsed, max: poolSize, connectionTimeoutMillis: connectSeconds === undefined ? 10_000 : Number(connectSeconds) * 1000 };
+  // Migrations get a pool without the serving timeouts: they may run long statements.
   const factory = new PrismaPg(config);
-  const prisma = createClient(factory, onQuery);
+  const guarded = servingFactory(serving ? new PrismaPg({ ...config, ...servingPoolSettings(parsed, serving) }) : factory, poolSize, serving);
+  const prisma = createClient(guarded.factory, onQuery);
   return {
     kind: 'postgres',
     location: redactUrl(url),
     prisma,
+    ...(guarded.refusal && { refusal: guarded.refusal }),
     migrationAdapter: {
       adapterName: factory.adapterName,
       provider: factory.provider,
@@ -85,13 +116,16 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   };
 }
 
-async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: string) => void): Promise<Database> {
+async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: string) => void, serving?: ServingLimits): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   let lock: DirectoryLock | undefined;
   if (!inMemory) lock = await acquireDirectoryLock(dataDir);
   try {
     const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
-    const prisma = createClient(new PrismaPGlite(client), onQuery);
+    // One connection: queries wait behind the one running, up to serving.maxWaiting of them.
+    // No timeouts: an in-process database has no network to stall on, and cannot cancel.
+    const guarded = servingFactory(new PrismaPGlite(client), 1, serving);
+    const prisma = createClient(guarded.factory, onQuery);
     const migrationAdapter: SqlMigrationAwareDriverAdapterFactory = {
       adapterName: 'pglite',
       provider: 'postgres',
@@ -109,6 +143,7 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
       location: inMemory ? dataDir : resolve(dataDir),
       prisma,
       migrationAdapter,
+      ...(guarded.refusal && { refusal: guarded.refusal }),
       dump: () => client.dumpDataDir('none'),
       async close() {
         await prisma.$disconnect();

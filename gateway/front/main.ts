@@ -4,7 +4,7 @@
 import { ConfigError } from '../../lib/config-validation.ts';
 import { logger } from '../../lib/logger.ts';
 import { bootstrapDatabase } from '../../prisma/bootstrap.ts';
-import { databaseOptionsFromEnv, openDatabase, type Database } from '../../prisma/database.ts';
+import { openServingDatabase, type Database } from '../../prisma/database.ts';
 import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
 import { loadMesh } from './load-mesh.ts';
@@ -35,7 +35,7 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
 let provideDatabase!: (db: Database) => void;
 const database = new Promise<Database>((resolve) => (provideDatabase = resolve));
 const loaded = await orExit(loadMesh({ database: () => database }));
-const db = await orExit(openDatabase(databaseOptionsFromEnv()));
+const db = await orExit(openServingDatabase());
 provideDatabase(db);
 lifecycle.info({ msg: `Database: ${db.location}` });
 

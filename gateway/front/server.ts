@@ -25,6 +25,12 @@ export interface Front {
   close(): Promise<void>;
 }
 
+/**
+ * What the log and metrics record for a request whose client closed the connection before the
+ * answer was written (nginx's code): the client gave up, nothing failed on our side.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 export function writeResponse(res: ServerResponse, method: string, response: GatewayResponse): void {
   const bodyless = isBodyless(method, response.status);
   // A flat [name, value, ...] list is the cheapest form of headers for node:http to write.
@@ -64,22 +70,28 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
 
   /** Responses the clientError handler answered on the socket (a request that timed out while the gateway waited for it). */
   const answeredOnSocket = new WeakMap<ServerResponse, number>();
-  const statusOf = (res: ServerResponse) => (res.headersSent ? res.statusCode : (answeredOnSocket.get(res) ?? 500));
+  /** The status a request ended with: the server's own answer on the socket, 499 when the client left first, else what was sent. */
+  const statusOf = (res: ServerResponse, clientGone: boolean) =>
+    answeredOnSocket.get(res) ?? (clientGone ? CLIENT_CLOSED_REQUEST : res.headersSent ? res.statusCode : 500);
 
   function answer(res: ServerResponse, exchange: Exchange, response: GatewayResponse): void {
+    // Asked before writing: a response ended on a closed connection counts as finished.
+    const clientGone = res.destroyed;
     try {
       writeResponse(res, exchange.method, response);
     } finally {
-      pipeline.complete(exchange, statusOf(res));
+      pipeline.complete(exchange, statusOf(res, clientGone));
     }
   }
 
   async function passOn(req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> {
+    let clientGone = false;
+    res.once('close', () => (clientGone ||= !res.writableFinished));
     try {
       for (const [name, value] of Object.entries(exchange.responseHeaders)) res.setHeader(name, value);
       await meshHandler(req, res);
     } finally {
-      pipeline.complete(exchange, statusOf(res));
+      pipeline.complete(exchange, statusOf(res, clientGone));
     }
   }
 

@@ -1,8 +1,9 @@
 // Prometheus metrics of one gateway, served at /metrics by the observability plugin:
 // requests by route, method and status, their latency, rate-limit refusals and uncounted
 // requests, Redis's state, authentication failures and throttling, response-cache hits and
-// misses, and Node's own process metrics (memory, event loop lag, GC). Route labels
-// are the configured route paths (/icons/{ref}, not /icons/mdi-home), so the number of series
+// misses, answers given from stale key records and responses during a database outage, the
+// HTTP server's connections and refusals, and Node's own process metrics (memory, event loop
+// lag, GC). Route labels are the configured route paths (/icons/{ref}, not /icons/mdi-home), so the number of series
 // stays bounded whatever clients ask for. The per-request series (requests, latency, cache
 // lookups) are counted in plain maps and handed to prom-client when scraped: its label
 // handling on every request was a measurable part of a cached response (bench/RESULTS.md).
@@ -106,6 +107,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
   private openConnections: Gauge | undefined;
+  private readonly staleAnswers = new Counter({
+    name: 'icon_gateway_stale_answers_total',
+    help: 'Key records and REST responses used past their time because the database could not answer, by what',
+    labelNames: ['what'] as const,
+    registers: [this.registry],
+  });
   private readonly droppedLogLines = new Counter({
     name: 'icon_gateway_log_lines_dropped_total',
     help: 'Log lines dropped because stdout could not keep up (more than 16 MiB waiting)',
@@ -172,6 +179,10 @@ export class GatewayMetrics {
         this.set(count());
       },
     });
+  }
+
+  staleAnswer(what: 'key-record' | 'response'): void {
+    this.staleAnswers.inc({ what });
   }
 
   responseCacheLookup(route: string, hit: boolean): void {

@@ -35,20 +35,25 @@ export class TcpProxy {
     return this;
   }
 
-  /** Keeps connections open but passes no more replies to the clients, on new connections too: a stalled service. */
+  /**
+   * Keeps connections open but passes no more replies to the clients, on the connections open
+   * now and on new ones (accepted, never answered): a stalled service.
+   */
   stall(): void {
     this.stalled = true;
     for (const [upstream, client] of this.replies) upstream.unpipe(client);
   }
 
-  /** Passes replies again, those held during the stall first. */
+  /** Passes replies again, those held back during the stall first. */
   resume(): void {
+    if (!this.stalled) return;
     this.stalled = false;
     for (const [upstream, client] of this.replies) upstream.pipe(client);
   }
 
   /** Drops every connection and refuses new ones, keeping the port for `start` to reuse. */
   async stop(): Promise<void> {
+    this.stalled = false;
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;

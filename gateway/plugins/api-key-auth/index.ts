@@ -2,7 +2,8 @@
 // `Authorization: Bearer <key>`, never in the query string, where it would end up in logs and
 // browser history. Keys are found by their public id and compared by digest in constant time
 // (prisma/accounts/api-keys.ts); the records are kept for keyCacheSeconds (key-cache.ts), so a
-// revocation takes effect within that time. The caller's account reaches the resolvers, which
+// revocation takes effect within that time; while the database cannot answer, records up to
+// keyStaleSeconds old still serve. The caller's account reaches the resolvers, which
 // is what lets an owner see premium markup. Missing or invalid keys get 401 before any work is
 // done; keys never reach a log line.
 import { whenReady } from '../../../lib/maybe-promise.ts';
@@ -24,10 +25,15 @@ export function presentedKey(exchange: Pick<Exchange, 'header'>, headerName: str
 }
 
 export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
-  const { header, allowAnonymous, publicPaths, keyCacheSeconds } = parsePluginOptions(apiKeyAuthOptions, rawOptions, where);
+  const { header, allowAnonymous, publicPaths, keyCacheSeconds, keyStaleSeconds } = parsePluginOptions(apiKeyAuthOptions, rawOptions, where);
   const open = new Set(publicPaths);
   const prisma = async () => (await services.database()).prisma;
-  const records = new KeyCache({ ttlSeconds: keyCacheSeconds, lookup: async (publicId) => findApiKeyRecord(await prisma(), publicId) });
+  const records = new KeyCache({
+    ttlSeconds: keyCacheSeconds,
+    staleSeconds: keyStaleSeconds,
+    lookup: async (publicId) => findApiKeyRecord(await prisma(), publicId),
+    onStale: () => services.metrics.staleAnswer('key-record'),
+  });
   const touch = createKeyToucher(prisma);
   const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
   // RFC 9110 (11.6.1): a 401 says how to authenticate.

@@ -6,34 +6,52 @@
 // client retrying a wrong key does not reach the database each time. The price is that a
 // revocation, or a key's new limit, takes effect within `ttlSeconds` on a gateway that saw the
 // key recently; the README documents it. Concurrent requests for one id share one lookup.
+// While the database cannot answer (prisma/unavailable.ts), a record read up to `staleSeconds`
+// ago is used rather than failing every request of a known key: a revocation made meanwhile
+// applies once the database answers again. An id with no record to fall back on fails with the
+// database's error (503): it cannot be verified, which is not the same as invalid (401).
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyRecord } from '../../../prisma/accounts/api-keys.ts';
+import { databaseUnavailability } from '../../../prisma/unavailable.ts';
 
 export interface KeyCacheOptions {
   /** How long a record is trusted; 0 looks every request up. */
   ttlSeconds: number;
+  /** While the database cannot answer, records read up to this many seconds ago are used. @default 0 */
+  staleSeconds?: number;
   /** Most public ids remembered (known or not). @default 10000 */
   maxEntries?: number;
   lookup(publicId: string): Promise<ApiKeyRecord | null>;
+  /** Told whenever a record past ttlSeconds is used because the database could not answer. */
+  onStale?: () => void;
 }
 
 /** lru-cache keeps no null values, so absence is wrapped. */
 interface Entry {
   record: ApiKeyRecord | null;
+  /** Date.now() when the record was read from the database. */
+  readAt: number;
 }
 
 export class KeyCache {
   private readonly entries?: LRUCache<string, Entry>;
   private readonly lookup: (publicId: string) => Promise<ApiKeyRecord | null>;
+  private readonly staleMs: number;
+  private readonly onStale: () => void;
 
-  constructor({ ttlSeconds, maxEntries = 10_000, lookup }: KeyCacheOptions) {
+  constructor({ ttlSeconds, staleSeconds = 0, maxEntries = 10_000, lookup, onStale = () => {} }: KeyCacheOptions) {
     this.lookup = lookup;
+    this.staleMs = staleSeconds * 1000;
+    this.onStale = onStale;
     if (ttlSeconds <= 0) return;
     this.entries = new LRUCache<string, Entry>({
       max: maxEntries,
       ttl: ttlSeconds * 1000,
       ttlAutopurge: false,
-      fetchMethod: async (publicId) => ({ record: await lookup(publicId) }),
+      // Records past their time stay (until evicted or read again) as the fallback of an outage.
+      noDeleteOnStaleGet: true,
+      noDeleteOnFetchRejection: true,
+      fetchMethod: async (publicId) => ({ record: await lookup(publicId), readAt: Date.now() }),
       // A record leaving the cache takes the key a request proved against it along (zeroed):
       // a request still holding the record then checks by digest.
       dispose: ({ record }) => {
@@ -51,6 +69,17 @@ export class KeyCache {
     if (!this.entries) return this.lookup(publicId);
     const cached = this.entries.get(publicId);
     if (cached) return cached.record;
-    return this.entries.fetch(publicId).then((fetched) => fetched?.record ?? null);
+    return this.entries.fetch(publicId).then(
+      (fetched) => fetched?.record ?? null,
+      (error: unknown) => this.lastKnown(publicId, error),
+    );
+  }
+
+  /** The record as last read, when the lookup failed because the database could not answer. */
+  private lastKnown(publicId: string, error: unknown): ApiKeyRecord | null {
+    const entry = databaseUnavailability(error) ? this.entries?.get(publicId, { allowStale: true }) : undefined;
+    if (!entry || Date.now() - entry.readAt > this.staleMs) throw error;
+    this.onStale();
+    return entry.record;
   }
 }

@@ -70,7 +70,8 @@ const REQUEST_ERROR_HTTP = { spec: true, status: 400 };
  */
 export function resultErrors(errors: readonly GraphQLError[], result: { data?: unknown }): GraphQLError[] {
   return errors.map((error) => {
-    const unexpected = error.extensions.code === 'INTERNAL_SERVER_ERROR';
+    // Failures of the server, not of the request: with no data left they keep their HTTP status (500, or 503 with Retry-After).
+    const unexpected = error.extensions.code === 'INTERNAL_SERVER_ERROR' || error.extensions.code === 'SERVICE_UNAVAILABLE';
     if (result.data === undefined) return unexpected ? error : withExtensions(error, { code: 'BAD_USER_INPUT', ...error.extensions, http: REQUEST_ERROR_HTTP });
     return result.data === null && unexpected ? error : withoutHttpStatus(error);
   });

@@ -4,11 +4,15 @@
 // into variables (400 naming the broken rule), runs the operation through the served schema's
 // envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does),
 // wraps the result in the route's envelope with a strong ETag (304 on If-None-Match), keeps
-// finished responses for the route's cache.seconds, and serves the OpenAPI document.
+// finished responses for the route's cache.seconds (concurrent misses of one response share
+// its execution; kept responses serve up to cacheStaleSeconds longer while the database cannot
+// answer), and serves the OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
+import { unavailability } from '../../../resolvers/errors.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
+import type { Database } from '../../../prisma/database.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
 import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
@@ -30,6 +34,9 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   const MATCH = Symbol('rest-routes: the route a request matched');
   let envelope: Envelope | undefined;
   let openapi = { body: '{}', etag: strongETag('{}') };
+  /** Known once an operation ran: asked whether it would refuse a query right now. */
+  let database: Database | undefined;
+  const running = new Map<string, Promise<ExecutionResult>>();
 
   function respond(exchange: Exchange, body: string | Buffer, etag: string): GatewayResponse {
     // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
@@ -40,14 +47,49 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
 
   async function run(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>): Promise<ExecutionResult> {
     if (!envelope) throw new Error(`route ${match.route.config.path} is not bound to a schema yet`);
+    database ??= await services.database();
     const { schema, contextFactory, execute } = envelope({ ...exchange.carrier });
     const contextValue = await contextFactory();
     return (await execute({ schema, document: match.route.document, variableValues: variables, contextValue, operationName: match.route.config.operation })) as ExecutionResult;
   }
 
+  /** The response last kept for `cacheAs`, when `failure` is the database's and it expired recently enough. */
+  function lastKept(exchange: Exchange, failure: unknown, cacheAs?: { key: string }): GatewayResponse | undefined {
+    if (!cacheAs || !unavailability(failure)) return undefined;
+    const kept = cache.getStale(cacheAs.key, options.cacheStaleSeconds * 1000);
+    if (!kept) return undefined;
+    services.metrics.staleAnswer('response');
+    exchange.responseHeaders['x-cache'] = 'STALE';
+    return respond(exchange, kept.body, kept.etag);
+  }
+
+  /**
+   * The operation of a cacheable miss, shared by the requests that miss the same key meanwhile:
+   * a burst for one response costs one execution, not one each (the key holds everything the
+   * response depends on, the caller's account included, as the cache itself relies on).
+   */
+  function runOnce(key: string, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+    let pending = running.get(key);
+    if (!pending) {
+      pending = execute().finally(() => running.delete(key));
+      running.set(key, pending);
+    }
+    return pending;
+  }
+
   async function answer(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>, cacheAs?: { key: string; seconds: number }): Promise<GatewayResponse> {
-    const result = await run(exchange, match, variables);
-    if (result.errors?.length) return services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
+    let result: ExecutionResult;
+    try {
+      result = await (cacheAs ? runOnce(cacheAs.key, () => run(exchange, match, variables)) : run(exchange, match, variables));
+    } catch (error) {
+      const stale = lastKept(exchange, error, cacheAs);
+      if (stale) return stale;
+      throw error;
+    }
+    if (result.errors?.length) {
+      const failure = result.errors.find((error) => unavailability(error));
+      return lastKept(exchange, failure, cacheAs) ?? services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
+    }
     const body = JSON.stringify(RouteTable.body(match.route, result.data as Record<string, unknown>));
     const etag = strongETag(body);
     if (cacheAs) {
@@ -92,13 +134,23 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     }
     const viewer: Viewer | null = exchange.caller?.viewer ?? null;
     const { path, cache: caching } = match.route.config;
-    if (caching.seconds <= 0) return answer(exchange, match, variables);
+    if (caching.seconds <= 0) return refused(exchange) ?? answer(exchange, match, variables);
     const key = cacheKey(path, variables, caching.scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`);
     const cached = cache.get(key);
     services.metrics.responseCacheLookup(path, cached !== undefined);
-    if (!cached) return answer(exchange, match, variables, { key, seconds: caching.seconds });
+    if (!cached) return refused(exchange, { key }) ?? answer(exchange, match, variables, { key, seconds: caching.seconds });
     exchange.responseHeaders['x-cache'] = 'HIT';
     return respond(exchange, cached.body, cached.etag);
+  }
+
+  /**
+   * A miss refused before any of its work when the database would refuse its first query anyway
+   * (shedding load must cost little to help): the response last kept if there is one, else 503.
+   */
+  function refused(exchange: Exchange, cacheAs?: { key: string }): GatewayResponse | undefined {
+    const refusal = database?.refusal?.();
+    if (!refusal) return undefined;
+    return lastKept(exchange, refusal, cacheAs) ?? services.errors.unexpected(refusal, exchange);
   }
 
   return {

@@ -132,6 +132,8 @@ export const restRoutesOptions = z
     operations: z.string().default('gateway/operations'),
     /** Most bytes of response bodies kept by the response cache. @default 16777216 (16 MiB) */
     cacheMaxBytes: z.number().int().min(0).default(16 * 1024 * 1024),
+    /** While the database cannot answer, kept responses up to this many seconds past their cache.seconds are served (X-Cache: STALE). 0: never. @default 600 */
+    cacheStaleSeconds: z.number().int().min(0).max(86_400).default(600),
     routes: z.array(route).min(1, 'must list at least one route'),
     /** The OpenAPI document: where it is served, and what it says of the API beyond its routes. */
     openapi: openApiOptions.default(openApiOptions.parse({})),

@@ -3,7 +3,8 @@
 // grants, so a short time-to-live is the whole invalidation: a change shows within it.
 // Keys hold the route, its variables and the caller's entitlement: responses that depend on
 // who asks (a single icon: premium markup for owners only) are kept per account, so no
-// account is ever served another's.
+// account is ever served another's. Expired responses stay until evicted or replaced: while the
+// database cannot answer, one that expired recently is better than a 503 (getStale).
 import { LRUCache } from 'lru-cache';
 
 export interface CachedResponse {
@@ -25,11 +26,18 @@ export class ResponseCache {
       maxSize: maxBytes,
       sizeCalculation: (value, key) => value.body.byteLength + key.length + 64,
       ttlAutopurge: false,
+      noDeleteOnStaleGet: true,
     });
   }
 
   get(key: string): CachedResponse | undefined {
     return this.entries.get(key);
+  }
+
+  /** The response kept under `key` even if it expired, as long as that was at most `maxStaleMs` ago. */
+  getStale(key: string, maxStaleMs: number): CachedResponse | undefined {
+    if (-this.entries.getRemainingTTL(key) > maxStaleMs) return undefined;
+    return this.entries.get(key, { allowStale: true });
   }
 
   set(key: string, value: CachedResponse, seconds: number): void {

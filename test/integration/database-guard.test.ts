@@ -1,0 +1,146 @@
+// The serving limits of prisma/database.ts on real databases: a bounded queue of waiting
+// queries on PGlite and PostgreSQL (more are refused at once), statement and query timeouts
+// on PostgreSQL (set by the environment or by DATABASE_URL), and fail-fast while a PostgreSQL
+// behind a stalled TCP proxy does not answer, healing by itself when it answers again.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../lib/config-validation.ts';
+import { openDatabase, type Database } from '../../prisma/database.ts';
+import { servingLimitsFromEnv, type ServingLimits } from '../../prisma/serving-limits.ts';
+import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
+import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
+
+const skipPostgres = Boolean(await postgresUnavailable());
+const limits = (overrides: Partial<ServingLimits> = {}): ServingLimits => ({ statementTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 2_000, maxWaiting: 100, ...overrides });
+
+const opened: Database[] = [];
+const proxies: TcpProxy[] = [];
+afterEach(async () => {
+  for (const proxy of proxies.splice(0)) await proxy.stop();
+  await Promise.all(opened.splice(0).map((db) => db.close().catch(() => {})));
+});
+
+async function open(options: Parameters<typeof openDatabase>[0]): Promise<Database> {
+  const db = await openDatabase(options);
+  opened.push(db);
+  return db;
+}
+
+const sleepQuery = (db: Database, seconds: number) => db.prisma.$queryRawUnsafe(`SELECT 1 AS done FROM pg_sleep(${seconds})`);
+
+/** How each of `count` concurrent sleeps ended, and after how many ms. */
+async function concurrentSleeps(db: Database, count: number, seconds: number) {
+  const started = performance.now();
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      sleepQuery(db, seconds).then(
+        () => ({ outcome: 'ok', ms: performance.now() - started }),
+        (error: unknown) => ({ outcome: error instanceof DatabaseUnavailableError ? error.reason : String(error), ms: performance.now() - started }),
+      ),
+    ),
+  );
+}
+
+/** The rejection of `work`, and after how many ms it came. */
+async function failure(work: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = performance.now();
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeDefined();
+  return { error, ms: performance.now() - started };
+}
+
+describe('the serving limits from the environment', () => {
+  it('default to a 5 s statement timeout, a query timeout 1 s longer, a 2 s connect timeout and 100 waiting queries', () => {
+    expect(servingLimitsFromEnv({})).toEqual({ statementTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 2_000, maxWaiting: 100 });
+    expect(servingLimitsFromEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '800', DATABASE_MAX_WAITING: '0', DATABASE_CONNECT_TIMEOUT_MS: '' })).toEqual({
+      statementTimeoutMs: 800,
+      queryTimeoutMs: 1_800,
+      connectTimeoutMs: 2_000,
+      maxWaiting: 0,
+    });
+    expect(servingLimitsFromEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).queryTimeoutMs).toBe(0);
+  });
+
+  it('refuse a value that is not a whole number, naming the variable', () => {
+    expect(() => servingLimitsFromEnv({ DATABASE_MAX_WAITING: 'many' })).toThrow(ConfigError);
+    expect(() => servingLimitsFromEnv({ DATABASE_QUERY_TIMEOUT_MS: '-1' })).toThrow(/DATABASE_QUERY_TIMEOUT_MS/);
+  });
+});
+
+describe('PGlite (one connection)', () => {
+  it('lets one query run and maxWaiting wait, and refuses the others at once as busy', async () => {
+    const db = await open({ dataDir: 'memory://', serving: limits({ maxWaiting: 2 }) });
+    const results = await concurrentSleeps(db, 8, 0.2);
+    const served = results.filter((result) => result.outcome === 'ok').map(({ ms }) => ms);
+    expect(served).toHaveLength(3);
+    const refused = results.filter((result) => result.outcome === 'busy').map(({ ms }) => ms);
+    expect(refused).toHaveLength(5);
+    // PGlite's sleep blocks the thread, so time is measured in turns: refusals wait for none.
+    expect(Math.max(...refused)).toBeLessThan(served.sort((a, b) => a - b)[1]!);
+    expect((await sleepQuery(db, 0)) as unknown[]).toHaveLength(1); // and serves again once they are done
+  });
+});
+
+describe.skipIf(skipPostgres)('PostgreSQL', () => {
+  it('lets the pool run its queries and maxWaiting wait, and refuses the others at once as busy', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 2, serving: limits({ maxWaiting: 2 }) });
+    const results = await concurrentSleeps(db, 10, 0.3);
+    expect(results.filter((result) => result.outcome === 'ok')).toHaveLength(4);
+    const refused = results.filter((result) => result.outcome === 'busy');
+    expect(refused).toHaveLength(6);
+    for (const { ms } of refused) expect(ms).toBeLessThan(250);
+  });
+
+  it('cancels a statement past the statement timeout (a timeout, the database still reachable)', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 2, serving: limits({ statementTimeoutMs: 200, queryTimeoutMs: 5_000 }) });
+    const { error, ms } = await failure(sleepQuery(db, 3));
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect((error as DatabaseUnavailableError).reason).toBe('timeout');
+    expect(ms).toBeLessThan(1_500);
+    expect(await db.prisma.$queryRawUnsafe('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it("takes DATABASE_URL's own statement_timeout over the environment's", async () => {
+    const url = new URL(ADMIN_URL);
+    url.searchParams.set('statement_timeout', '150');
+    const db = await open({ url: url.toString(), poolSize: 1, serving: limits() });
+    const { error } = await failure(sleepQuery(db, 3));
+    expect((error as DatabaseUnavailableError).reason).toBe('timeout');
+  });
+
+  it('has no statement timeout when opened without serving limits (the CLI)', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1 });
+    await expect(sleepQuery(db, 1.2)).resolves.toBeDefined();
+  });
+
+  it('stops waiting for a stalled server after the query timeout, then refuses at once, and heals when it answers again', async () => {
+    const admin = new URL(ADMIN_URL);
+    const proxy = await new TcpProxy(admin.hostname, Number(admin.port || 5432)).start();
+    proxies.push(proxy);
+    const url = new URL(ADMIN_URL);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const db = await open({ url: url.toString(), poolSize: 2, serving: limits({ statementTimeoutMs: 0, queryTimeoutMs: 500, connectTimeoutMs: 500 }) });
+    expect(await db.prisma.$queryRawUnsafe('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+
+    proxy.stall();
+    const first = await failure(db.prisma.$queryRawUnsafe('SELECT 2'));
+    expect((first.error as DatabaseUnavailableError).reason).toBe('unreachable');
+    expect(first.ms).toBeGreaterThanOrEqual(450);
+    expect(first.ms).toBeLessThan(2_000);
+    // Known unreachable: refused without a round trip (the next try is up to a second away).
+    const next = await failure(db.prisma.$queryRawUnsafe('SELECT 3'));
+    expect((next.error as DatabaseUnavailableError).reason).toBe('unreachable');
+    expect(next.ms).toBeLessThan(100);
+
+    proxy.resume();
+    const deadline = Date.now() + 10_000;
+    let answer: unknown;
+    while (answer === undefined && Date.now() < deadline) {
+      answer = await db.prisma.$queryRawUnsafe('SELECT 4 AS four').catch(() => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)));
+    }
+    expect(answer).toEqual([{ four: 4 }]);
+  });
+});
