@@ -86,7 +86,15 @@ function busy(): GatewayResponse {
 }
 
 
-export function useBodyLimits(limits: BodyLimits, shape: (refusal: GatewayResponse, carrier: RequestCarrier) => GatewayResponse): YogaPlugin {
+/** What the body limits need of the gateway that carries them. */
+export interface BodyLimitsHost {
+  /** A refusal in the form the request's destination speaks, with the exchange's headers. */
+  shape(refusal: GatewayResponse, carrier: RequestCarrier): GatewayResponse;
+  /** The buffered request replaces `previous`: it carries the same exchange from now on. */
+  replaced(previous: Request, next: Request): void;
+}
+
+export function useBodyLimits(limits: BodyLimits, host: BodyLimitsHost): YogaPlugin {
   const budget = new BodyBudget(limits.maxBodyBytesInFlight);
   const releases = new WeakMap<Request, () => void>();
 
@@ -95,7 +103,7 @@ export function useBodyLimits(limits: BodyLimits, shape: (refusal: GatewayRespon
       if (!request.body) return;
       const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
       const refuse = (refusal: GatewayResponse) => {
-        const { status, headers, body } = shape(refusal, { req, request });
+        const { status, headers, body } = host.shape(refusal, { req, request });
         endResponse(new fetchAPI.Response(String(body), { status, headers }));
       };
       const length = request.headers.get('content-length');
@@ -120,6 +128,7 @@ export function useBodyLimits(limits: BodyLimits, shape: (refusal: GatewayRespon
       }
       const buffered = new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, body: outcome.body, signal: request.signal });
       releases.set(buffered, share.release);
+      host.replaced(request, buffered);
       setRequest(buffered);
     },
     onResponse({ request }) {

@@ -42,6 +42,8 @@ export interface Gateway {
   exchangeFromNode(req: IncomingMessage): Exchange;
   exchangeFromFetch(request: Request, req?: IncomingMessage): Exchange;
   exchangeOf(carrier: RequestCarrier): Exchange | undefined;
+  /** `next` (a copy of a request, such as one with its body read) carries `previous`'s exchange from now on. */
+  carryExchange(previous: Request, next: Request): void;
   /** Hands the plugins the served schema's envelope, once (ConfigError when their config does not fit it). */
   bind(envelope: Envelope): void;
   /** Connects what the plugins need, waiting at most `timeoutMs` for each. */
@@ -112,6 +114,10 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     exchangeFromNode: (req) => track(exchangeFromNode(req, trustedProxies)),
     exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req, trustedProxies)),
     exchangeOf,
+    carryExchange(previous, next) {
+      const exchange = (previous as Carried)[EXCHANGE];
+      if (exchange) (next as Carried)[EXCHANGE] = exchange;
+    },
     bind(envelope) {
       // Once: the front binds Mesh's envelope at start, and Yoga reports its own when it is made.
       if (bound) return;

@@ -17,6 +17,7 @@ export interface BridgedGateway {
   readonly serverOptions: ServerOptions;
   bind(envelope: Envelope): void;
   exchangeOf(carrier: RequestCarrier): Exchange | undefined;
+  carryExchange(previous: Request, next: Request): void;
   exchangeFromFetch(request: Request, req?: IncomingMessage): Exchange;
 }
 
@@ -34,9 +35,12 @@ export function useGatewayInYoga(gateway: BridgedGateway): YogaPlugin {
       for (const plugin of gateway.plugins) for (const yogaPlugin of plugin.yoga ?? []) addPlugin(yogaPlugin);
       // After the pipeline (this plugin's onRequest): a body is read only for an admitted caller.
       addPlugin(
-        useBodyLimits(gateway.serverOptions, (refusal, carrier) => {
-          const exchange = gateway.exchangeOf(carrier);
-          return exchange ? gateway.pipeline.finish(refusal, exchange) : refusal;
+        useBodyLimits(gateway.serverOptions, {
+          shape(refusal, carrier) {
+            const exchange = gateway.exchangeOf(carrier);
+            return exchange ? gateway.pipeline.finish(refusal, exchange) : refusal;
+          },
+          replaced: (previous, next) => gateway.carryExchange(previous, next),
         }),
       );
     },

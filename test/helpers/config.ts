@@ -23,7 +23,7 @@ export function serverSection(options: Record<string, number>): (config: string)
   const entry = '"@icon-catalogue/gateway":\n';
   return (config) => {
     const without = config.replace(section, '');
-    if (!without.includes(`${entry}      plugins:`)) throw new Error('.meshrc.yaml no longer lists the gateway as serverSection expects');
+    if (without === config || !without.includes(entry)) throw new Error('.meshrc.yaml no longer lists the gateway and its server: section as serverSection expects');
     return without.replace(entry, `${entry}      server: ${JSON.stringify(options)}\n`);
   };
 }

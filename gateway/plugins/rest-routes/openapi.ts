@@ -39,15 +39,15 @@ const CACHE_CONTROL: DescribedHeader = {
 };
 const X_CACHE: DescribedHeader = {
   name: 'X-Cache',
-  description: 'HIT when the gateway answered from its response cache (a few seconds old at most), MISS when it computed the response.',
-  schema: { type: 'string', enum: ['HIT', 'MISS'] },
+  description: 'HIT when the gateway answered from its response cache (a few seconds old at most), MISS when it computed the response, STALE when the database cannot answer and a kept response past its time stands in (up to `cacheStaleSeconds`).',
+  schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] },
 };
 const ALLOW: DescribedHeader = { name: 'Allow', description: 'The methods the path allows.', schema: { type: 'string', const: 'GET, HEAD' } };
 
 const OVERVIEW = [
   '**Parameters.** Unknown query parameters are ignored. A parameter given twice is 400. An empty value (or one of spaces only) counts as absent: the default applies. Values are taken as this document states them: whole numbers as digits, enum values in lower case; anything else is 400 with a message naming the parameter and its rule.',
   '**Errors** have the body `{"error":{"code":<status>,"message":"..."}}`, `code` equal to the HTTP status.',
-  '**Caching.** 200s carry a strong `ETag`; `If-None-Match` with it gives 304 with no body. Responses say `Cache-Control: private, no-cache` (they depend on the caller’s key) and, on routes the gateway caches, `X-Cache: HIT` or `MISS`.',
+  '**Caching.** 200s carry a strong `ETag`; `If-None-Match` with it gives 304 with no body. Responses say `Cache-Control: private, no-cache` (they depend on the caller’s key) and, on routes the gateway caches, `X-Cache: HIT` or `MISS` (`STALE` while the database cannot answer and an older kept response stands in).',
   '**Methods.** Every path answers GET, and HEAD alike without a body; any other method gets 405 with `Allow`.',
 ];
 
