@@ -2,12 +2,11 @@
 // itself (a page with icons and `meta.total: 0`, or fewer in total than on the page), and once
 // the import is done fresh responses count the new catalogue, although totals are cached.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { PROJECT_ROOT } from '../../lib/project-root.ts';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { applyMigrations } from '../../prisma/engine/migrations.ts';
 import { searchIconIds } from '../../resolvers/catalogue/search/index.ts';
 import { createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+import { startCli } from '../helpers/cli.ts';
 import { startGatewayProcess, type RunningGateway } from '../helpers/gateway.ts';
 
 const skip = Boolean(await postgresUnavailable());
@@ -17,16 +16,8 @@ interface Page {
   meta: { page: number; per_page: number; total: number; total_pages: number };
 }
 
-function runImport(env: Record<string, string>, sets: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'import', ...sets.flatMap((set) => ['--set', set])], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  return new Promise((done) => child.on('close', (code) => done({ code, output })));
+function runImport(env: Record<string, string>, sets: string[]) {
+  return startCli(['import', ...sets.flatMap((set) => ['--set', set])], env).exited;
 }
 
 describe.skipIf(skip)('an import while clients read', () => {

@@ -2,38 +2,23 @@
 // the vocabulary (`search_words`) is not. The next import finds every set unchanged, and must
 // still rebuild it, so typo correction works again without --force; on the embedded database
 // the next start does it too.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/project-root.ts';
 import { bootstrapDatabase } from '../../prisma/bootstrap.ts';
 import { openDatabase, type PrismaClient } from '../../prisma/database.ts';
 import { applyMigrations } from '../../prisma/engine/migrations.ts';
 import { importCatalogue } from '../../prisma/import/demo-catalogue.ts';
 import type { ImportEvent } from '../../prisma/import/import-sets.ts';
 import { searchIconIds } from '../../resolvers/catalogue/search/index.ts';
+import { startCli } from '../helpers/cli.ts';
 import { createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 
 const pgSkip = await postgresUnavailable();
 
-/** The CLI as an operator runs it, as a child process. */
-function cli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((done) =>
-    child.on('close', (code, signal) => done({ code, signal, output })),
-  );
-  return { child, exited };
-}
+const cli = (args: string[], env: Record<string, string>) => startCli(args, env);
 
 async function vocabularySize(prisma: PrismaClient): Promise<number> {
   const [row] = await prisma.$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM search_words');
