@@ -46,4 +46,21 @@ describe('KeyCache', () => {
     expect(proven.every((byte) => byte === 0)).toBe(true);
     expect(checkApiKey(first, KEY)).toBe(first.key); // a request still holding it checks by digest
   });
+
+  it('remembers unknown ids apart, so that any number of them cannot push out a key in use', async () => {
+    const lookups: string[] = [];
+    const cache = new KeyCache({
+      ttlSeconds: 60,
+      maxEntries: 3,
+      lookup: async (publicId) => {
+        lookups.push(publicId);
+        return publicId === 'abcdefghij' ? recordOf(KEY) : null;
+      },
+    });
+    const known = await cache.record('abcdefghij');
+    for (let i = 0; i < 20; i++) expect(await cache.record(`unknown${String(i).padStart(3, '0')}`)).toBeNull();
+    expect(cache.record('abcdefghij')).toBe(known); // still from memory, synchronously
+    expect(cache.record('unknown019')).toBeNull(); // the most recent unknown ids are remembered too
+    expect(lookups.length).toBe(21);
+  });
 });

@@ -3,7 +3,8 @@
 // record (public id, digest, account, limit, revoked) and, once a request proved the key by its
 // digest, that key, in memory only and for the record's lifetime (checkApiKey); every request
 // still proves it holds the key, in constant time. Unknown public ids are remembered too, so a
-// client retrying a wrong key does not reach the database each time. The price is that a
+// client retrying a wrong key does not reach the database each time; they have a cache of their
+// own, so that ids nobody holds, however many, cannot push out the records of keys in use. The price is that a
 // revocation, or a key's new limit, takes effect within `ttlSeconds` on a gateway that saw the
 // key recently; the README documents it. Concurrent requests for one id share one lookup.
 // While the database cannot answer (prisma/unavailable.ts), a record read up to `staleSeconds`
@@ -19,7 +20,7 @@ export interface KeyCacheOptions {
   ttlSeconds: number;
   /** While the database cannot answer, records read up to this many seconds ago are used. @default 0 */
   staleSeconds?: number;
-  /** Most public ids remembered (known or not). @default 10000 */
+  /** Most public ids remembered, known and unknown each. @default 10000 */
   maxEntries?: number;
   lookup(publicId: string): Promise<ApiKeyRecord | null>;
   /** Told whenever a record past ttlSeconds is used because the database could not answer. */
@@ -35,6 +36,8 @@ interface Entry {
 
 export class KeyCache {
   private readonly entries?: LRUCache<string, Entry>;
+  /** Public ids the database has no record of. */
+  private readonly unknownIds?: LRUCache<string, true>;
   private readonly lookup: (publicId: string) => Promise<ApiKeyRecord | null>;
   private readonly staleMs: number;
   private readonly onStale: () => void;
@@ -44,6 +47,7 @@ export class KeyCache {
     this.staleMs = staleSeconds * 1000;
     this.onStale = onStale;
     if (ttlSeconds <= 0) return;
+    this.unknownIds = new LRUCache<string, true>({ max: maxEntries, ttl: ttlSeconds * 1000 });
     this.entries = new LRUCache<string, Entry>({
       max: maxEntries,
       ttl: ttlSeconds * 1000,
@@ -69,8 +73,16 @@ export class KeyCache {
     if (!this.entries) return this.lookup(publicId);
     const cached = this.entries.get(publicId);
     if (cached) return cached.record;
+    if (this.unknownIds!.has(publicId)) return null;
     return this.entries.fetch(publicId).then(
-      (fetched) => fetched?.record ?? null,
+      (fetched) => {
+        const record = fetched?.record ?? null;
+        if (record === null) {
+          this.entries!.delete(publicId);
+          this.unknownIds!.set(publicId, true);
+        }
+        return record;
+      },
       (error: unknown) => this.lastKnown(publicId, error),
     );
   }
