@@ -38,7 +38,9 @@
 // BENCH_SEARCH_QUERIES (distinct search queries, also the Zipf mix's list; default 12000),
 // BENCH_SINGLE_ICONS (distinct icons; default 100000, at most the catalogue's free icons),
 // BENCH_LIST_URLS (distinct list pages; default 15000), BENCH_ZIPF_S (the Zipf mix's exponent;
-// default 1), BENCH_SEED (seed of the generated lists; default 12).
+// default 1), BENCH_SEED (seed of the generated lists; default 12). BENCH_CPU_PROF=1 starts this
+// checkout's gateway with `node --cpu-prof` (the profile is written to bench/out/profiles/ when
+// it stops; `npx tsx bench/profile-summary.ts <file>` sums it up by package).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -89,6 +91,7 @@ const PLAIN_RESPONSES = join(OUT_DIR, 'plain-responses.json');
 const NODE_WRITTEN_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 const PGLITE_DIR = join(OUT_DIR, 'pglite');
 const PGLITE_READY = join(OUT_DIR, 'pglite.bootstrapped');
+const PROFILE_DIR = join(OUT_DIR, 'profiles');
 
 const BOOTSTRAP_TIMEOUT_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 3 * 60_000;
@@ -148,6 +151,7 @@ const selected = selectedScenarios();
 const wanted = (id: string) => selected.has(id);
 
 const compareRef = process.env.BENCH_COMPARE_REF || undefined;
+const cpuProfile = process.env.BENCH_CPU_PROF === '1';
 
 const SETTINGS_TEXT = `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ${compareRef ? 'new/old ' : ''}ratio kept)`;
 
@@ -240,7 +244,8 @@ async function buildGateway(): Promise<void> {
 
 /** This checkout's gateway as `npm start` runs it: the bundle in plain Node, with the start script's flags. */
 function startCurrentGateway(name = 'gateway', timeoutMs = START_TIMEOUT_MS): Promise<ServerChild> {
-  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: gatewayNodeArgs().slice(0, -1), plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs });
+  const profiling = cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: [...gatewayNodeArgs().slice(0, -1), ...profiling], plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs });
 }
 
 const servingLine = (server: ServerChild, logFile: string) =>
@@ -390,7 +395,7 @@ async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons
 }
 
 function commandLine(): string {
-  const vars = ['BENCH_SCENARIOS', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'BENCH_COMPARE_REF', 'BENCH_SEARCH_QUERIES', 'BENCH_SINGLE_ICONS', 'BENCH_LIST_URLS', 'BENCH_ZIPF_S', 'BENCH_SEED', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
+  const vars = ['BENCH_CPU_PROF', 'BENCH_SCENARIOS', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'BENCH_COMPARE_REF', 'BENCH_SEARCH_QUERIES', 'BENCH_SINGLE_ICONS', 'BENCH_LIST_URLS', 'BENCH_ZIPF_S', 'BENCH_SEED', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
     .filter((name) => process.env[name])
     .map((name) => {
       const value = process.env[name]!;
@@ -678,6 +683,7 @@ async function main(): Promise<number> {
 
   const figures = await gatewayFigures(gateway);
   const oldFigures = old && (await gatewayFigures(old));
+  const loadAtEnd = loadavg().map((value) => value.toFixed(2)).join(' ');
   const isDemoCatalogue = embedded || catalogue.icons < 100_000;
   const goals = [...evaluateGoals(results, isDemoCatalogue, figures), ...longTailGoals(results, isDemoCatalogue)];
   const problems = findProblems(results);
@@ -685,7 +691,7 @@ async function main(): Promise<number> {
     date: runStarted,
     command: commandLine(),
     settings: SETTINGS_TEXT,
-    machine,
+    machine: `${machine}, at the end ${loadAtEnd}`,
     profile,
     catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}`,
     isDemoCatalogue,
@@ -725,6 +731,7 @@ async function main(): Promise<number> {
 
 async function stopChildren(): Promise<void> {
   await Promise.allSettled(runningChildren().map((child) => child.stop()));
+  if (cpuProfile) log(`CPU profiles of the gateway: ${rel(PROFILE_DIR)}/ (npx tsx bench/profile-summary.ts <file>)`);
 }
 
 let interrupted = false;

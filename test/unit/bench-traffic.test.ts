@@ -1,0 +1,241 @@
+// The bench's long-tail traffic (issue 12): the generated query and URL lists, the Zipf sampler,
+// the shared URL cursors and the X-Cache counting. Pure code, checked on a made-up vocabulary.
+import { describe, expect, it } from 'vitest';
+import { countCacheHeader, emptyCacheCounts, headerValue, hitRate } from '../../bench/cache-header.ts';
+import { generateQueries, isPlainWord, kindCounts, oneEdit, PREFIX_LETTERS, QUERY_MIX, type SearchVocabulary, TYPO_MIN_LETTERS } from '../../bench/query-mix.ts';
+import { seededRandom } from '../../bench/random.ts';
+import { listUrls, singleIconUrls, type ListVocabulary } from '../../bench/url-lists.ts';
+import { distinctUrls, zipfUrls } from '../../bench/url-source.ts';
+import { namePhrases } from '../../bench/vocabulary.ts';
+import { zipfSampler } from '../../bench/zipf.ts';
+
+/** Optimal string alignment distance: insertions, deletions, replacements and swaps of neighbours. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** A vocabulary of made-up words: `size` distinct plain words, a few that are not plain, and phrases of them. */
+function vocabulary(size: number): SearchVocabulary {
+  const random = seededRandom(7);
+  const words = new Map<string, number>();
+  while (words.size < size) {
+    const length = 2 + random.below(9);
+    let word = '';
+    for (let i = 0; i < length; i++) word += 'abcdefghijklmnopqrstuvwxyz'[random.below(26)];
+    words.set(word, 1 + random.below(1000));
+  }
+  const list = [...words].map(([word, ndoc]) => ({ word, ndoc }));
+  const plain = list.map(({ word }) => word);
+  const phrases = namePhrases(Array.from({ length: size }, (_, i) => `${plain[i]} ${plain[(i * 7 + 3) % size]} ${plain[(i * 13 + 5) % size]}`));
+  return { words: [...list, { word: '24px', ndoc: 500 }, { word: 'x', ndoc: 900 }], phrases };
+}
+
+describe('generateQueries (bench/query-mix.ts)', () => {
+  const vocab = vocabulary(3_000);
+  const words = new Set(vocab.words.filter(({ word }) => isPlainWord(word)).map(({ word }) => word));
+  const phrases = new Set(vocab.phrases.map(({ text }) => text));
+  const queries = generateQueries(vocab, 4_000, 12);
+
+  it('is deterministic: the same vocabulary and seed give the same list, another seed another', () => {
+    expect(generateQueries(vocab, 4_000, 12)).toEqual(queries);
+    const other = generateQueries(vocab, 4_000, 13);
+    expect(other).not.toEqual(queries);
+    expect(other.filter((query, i) => query.text === queries[i]!.text).length).toBeLessThan(100);
+  });
+
+  it('gives the number asked for, all distinct', () => {
+    expect(queries).toHaveLength(4_000);
+    expect(new Set(queries.map(({ text }) => text)).size).toBe(4_000);
+  });
+
+  it('keeps the documented mix of words, phrases, prefixes and typos, shuffled together', () => {
+    const counts = kindCounts(queries);
+    expect(counts).toEqual({ word: 1_800, phrase: 1_000, prefix: 600, typo: 600 });
+    expect(Object.values(QUERY_MIX).reduce((sum, share) => sum + share, 0)).toBeCloseTo(1, 10);
+    // Shuffled: each quarter of the list holds every kind in about the same shares.
+    const firstQuarter = kindCounts(queries.slice(0, 1_000));
+    expect(firstQuarter.word).toBeGreaterThan(350);
+    expect(firstQuarter.typo).toBeGreaterThan(100);
+  });
+
+  it('makes each kind as promised', () => {
+    for (const { text, kind } of queries) {
+      if (kind === 'word') expect(words.has(text), text).toBe(true);
+      if (kind === 'phrase') {
+        expect(phrases.has(text), text).toBe(true);
+        expect(text.split(' ')).toHaveLength(2);
+      }
+      if (kind === 'prefix') {
+        expect(PREFIX_LETTERS).toContain(text.length);
+        expect(words.has(text), text).toBe(false);
+        expect([...words].some((word) => word.length > text.length && word.startsWith(text)), text).toBe(true);
+      }
+      if (kind === 'typo') {
+        expect(words.has(text), text).toBe(false);
+        const near = [...words].filter((word) => word.length >= TYPO_MIN_LETTERS && Math.abs(word.length - text.length) <= 1);
+        expect(near.some((word) => editDistance(word, text) === 1), text).toBe(true);
+      }
+      expect(text).not.toMatch(/\d/); // "24px" is not a word people type
+    }
+  });
+
+  it('prefers common words (weighted by the number of icons holding them)', () => {
+    const ndoc = new Map(vocab.words.map(({ word, ndoc: n }) => [word, n]));
+    const chosen = queries.filter(({ kind }) => kind === 'word').map(({ text }) => ndoc.get(text)!);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    expect(mean(chosen)).toBeGreaterThan(mean([...words].map((word) => ndoc.get(word)!)) * 1.15);
+  });
+
+  it('fills what a small vocabulary cannot give with typos, still distinct', () => {
+    const small = generateQueries(vocabulary(200), 1_000, 1);
+    expect(small).toHaveLength(1_000);
+    expect(new Set(small.map(({ text }) => text)).size).toBe(1_000);
+    const counts = kindCounts(small);
+    expect(counts.word).toBe(200);
+    expect(counts.typo).toBeGreaterThan(150);
+  });
+
+  it('oneEdit makes exactly one edit', () => {
+    const random = seededRandom(3);
+    for (let i = 0; i < 500; i++) {
+      const typo = oneEdit('keyboard', random);
+      expect(editDistance('keyboard', typo)).toBeLessThanOrEqual(1); // a swap or replace may give the word back
+    }
+  });
+});
+
+describe('zipfSampler (bench/zipf.ts)', () => {
+  it('draws rank k with probability proportional to 1/(k+1)^s', () => {
+    const n = 1_000;
+    const sampler = zipfSampler(n, 1, seededRandom(5));
+    const draws = 200_000;
+    const counts = new Float64Array(n);
+    for (let i = 0; i < draws; i++) counts[sampler.next()]!++;
+    const harmonic = Array.from({ length: n }, (_, k) => 1 / (k + 1)).reduce((sum, value) => sum + value, 0);
+    expect(sampler.probability(0)).toBeCloseTo(1 / harmonic, 10);
+    for (const rank of [0, 1, 2, 9, 99]) {
+      const expected = draws * sampler.probability(rank);
+      // Within 5 standard deviations of a binomial count.
+      expect(Math.abs(counts[rank]! - expected), `rank ${rank}`).toBeLessThan(5 * Math.sqrt(expected));
+    }
+    expect(counts[0]! / counts[1]!).toBeGreaterThan(1.85);
+    expect(counts[0]! / counts[1]!).toBeLessThan(2.15);
+    // The tail: ranks 500-999 hold about ln(2)/H(1000) of the draws.
+    const tail = counts.slice(500).reduce((sum, value) => sum + value, 0) / draws;
+    expect(tail).toBeCloseTo(Math.log(2) / harmonic, 2);
+  });
+
+  it('is uniform with s=0 and deterministic for a seed', () => {
+    const a = zipfSampler(10, 0, seededRandom(9));
+    const b = zipfSampler(10, 0, seededRandom(9));
+    const drawn = Array.from({ length: 50 }, () => a.next());
+    expect(Array.from({ length: 50 }, () => b.next())).toEqual(drawn);
+    expect(a.probability(3)).toBeCloseTo(0.1, 10);
+  });
+});
+
+describe('URL sources (bench/url-source.ts)', () => {
+  it('distinct: every cursor goes through the list once in order, then says it started again', () => {
+    const source = distinctUrls(['/a', '/b', '/c']);
+    const one = source.cursor();
+    const two = source.cursor();
+    expect([one.next(), one.next(), one.next()]).toEqual(['/a', '/b', '/c']);
+    expect(one.wraps).toBe(0);
+    expect(two.next()).toBe('/a'); // cursors are independent
+    expect(one.next()).toBe('/a');
+    expect(one.wraps).toBe(1);
+    expect(one.taken).toBe(4);
+  });
+
+  it('Zipf: the same draws for every cursor, the first URLs the most often', () => {
+    const urls = Array.from({ length: 100 }, (_, i) => `/q${i}`);
+    const source = zipfUrls(urls, 1, 4);
+    const a = source.cursor();
+    const b = source.cursor();
+    const drawn = Array.from({ length: 2_000 }, () => a.next());
+    expect(Array.from({ length: 2_000 }, () => b.next())).toEqual(drawn);
+    const first = drawn.filter((url) => url === '/q0').length;
+    const last = drawn.filter((url) => url === '/q99').length;
+    expect(first).toBeGreaterThan(5 * Math.max(1, last));
+  });
+});
+
+describe('single-icon and list URLs (bench/url-lists.ts)', () => {
+  it('single: each icon once, half by slug and half by id, the same for a seed', () => {
+    const icons = Array.from({ length: 1_000 }, (_, i) => ({ id: i + 1, slug: `set-icon-${i + 1}` }));
+    const urls = singleIconUrls(icons, 600, 2);
+    expect(urls).toEqual(singleIconUrls(icons, 600, 2));
+    expect(urls).toHaveLength(600);
+    const ids = urls.map((url) => Number(/(\d+)$/.exec(url)![1]));
+    expect(new Set(ids).size).toBe(600);
+    expect(urls.filter((url) => /^\/icons\/\d+$/.test(url))).toHaveLength(300);
+    expect(urls.filter((url) => url.startsWith('/icons/set-icon-'))).toHaveLength(300);
+  });
+
+  it('lists: distinct combinations of the real filter values, no page past the last', () => {
+    const list: ListVocabulary = {
+      total: 5_000,
+      categories: [
+        { value: 'arrows', count: 250 },
+        { value: 'weather', count: 30 },
+        { value: 'empty', count: 0 },
+      ],
+      tags: [{ value: 'home', count: 120 }],
+      styles: [{ value: 'outline', count: 3_000 }],
+      colors: [{ value: 'red', count: 40 }],
+      licenses: [
+        { value: 'free', count: 4_900 },
+        { value: 'premium', count: 100 },
+      ],
+    };
+    const urls = listUrls(list, 2_000, 3);
+    expect(urls).toEqual(listUrls(list, 2_000, 3));
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(urls.length).toBeGreaterThan(500);
+    const counts = new Map<string, number>([...list.categories, ...list.tags, ...list.styles, ...list.colors, ...list.licenses].map(({ value, count }) => [value, count]));
+    for (const url of urls) {
+      const params = new URL(url, 'http://x').searchParams;
+      const filters = ['category', 'tag', 'style', 'color', 'license'].filter((name) => params.has(name));
+      for (const name of filters) expect(counts.get(params.get(name)!), url).toBeGreaterThan(0);
+      const perPage = Number(params.get('per_page') ?? 24);
+      const selected = Math.min(list.total, ...filters.map((name) => counts.get(params.get(name)!)!));
+      expect(Number(params.get('page') ?? 1), url).toBeLessThanOrEqual(Math.max(1, Math.ceil(selected / perPage)));
+      expect(params.get('sort') ?? 'newest').not.toBe('popular'); // the default is left out
+    }
+    expect(urls.filter((url) => url.includes('include_svg=1')).length).toBeGreaterThan(urls.length * 0.05);
+  });
+
+  it('namePhrases: adjacent word pairs of names, counted once per name', () => {
+    expect(namePhrases(['Arrow Left Bold', 'Arrow Left', 'arrow-left arrow-left'])).toEqual([
+      { text: 'arrow left', count: 3 },
+      { text: 'left arrow', count: 1 },
+      { text: 'left bold', count: 1 },
+    ]);
+  });
+});
+
+describe('X-Cache counting (bench/cache-header.ts)', () => {
+  it('counts HIT and STALE as served from the cache, MISS as computed, and ignores responses without the header', () => {
+    const counts = emptyCacheCounts();
+    for (const value of ['HIT', 'hit', 'MISS', 'STALE', undefined, ['HIT', 'MISS'], 'BYPASS']) countCacheHeader(counts, value);
+    expect(counts).toEqual({ hit: 3, miss: 1, stale: 1, none: 1, other: 1 });
+    expect(hitRate(counts)).toBeCloseTo(4 / 6, 10);
+    expect(hitRate(emptyCacheCounts())).toBeNaN();
+    const missesOnly = emptyCacheCounts();
+    countCacheHeader(missesOnly, 'MISS');
+    expect(hitRate(missesOnly)).toBe(0);
+  });
+
+  it('finds the header whatever the case it was sent in', () => {
+    expect(headerValue({ 'X-Cache': 'HIT', 'Content-Type': 'x' }, 'x-cache')).toBe('HIT');
+    expect(headerValue({ 'content-type': 'x' }, 'x-cache')).toBeUndefined();
+  });
+});
