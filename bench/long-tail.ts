@@ -37,7 +37,8 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
   if (wanted('search-miss') || wanted('search-zipf')) {
     const queries = generateQueries(vocabulary.search, settings.searchQueries, settings.seed);
     const counts = kindCounts(queries);
-    const mix = (Object.keys(QUERY_MIX) as QueryKind[]).map((kind) => `${kind}s ${percent(counts[kind], queries.length)}`).join(', ');
+    const plural: Record<QueryKind, string> = { word: 'words', phrase: 'phrases', prefix: 'prefixes', typo: 'typos' };
+    const mix = (Object.keys(QUERY_MIX) as QueryKind[]).map((kind) => `${plural[kind]} ${percent(counts[kind], queries.length)}`).join(', ');
     notes.push(
       `search queries: ${queries.length.toLocaleString('en-US')} distinct (${mix}; aimed at ${(Object.keys(QUERY_MIX) as QueryKind[]).map((kind) => percent(QUERY_MIX[kind], 1)).join('/')}) ` +
         `from ${vocabulary.search.words.length.toLocaleString('en-US')} vocabulary words and ${vocabulary.search.phrases.length.toLocaleString('en-US')} name phrases; ` +

@@ -6,6 +6,7 @@ import { generateQueries, isPlainWord, kindCounts, oneEdit, PREFIX_LETTERS, QUER
 import { seededRandom } from '../../bench/random.ts';
 import { listUrls, singleIconUrls, type ListVocabulary } from '../../bench/url-lists.ts';
 import { distinctUrls, zipfUrls } from '../../bench/url-source.ts';
+import { bucketOf, packageOf } from '../../bench/profile-summary.ts';
 import { namePhrases } from '../../bench/vocabulary.ts';
 import { zipfSampler } from '../../bench/zipf.ts';
 
@@ -237,5 +238,19 @@ describe('X-Cache counting (bench/cache-header.ts)', () => {
   it('finds the header whatever the case it was sent in', () => {
     expect(headerValue({ 'X-Cache': 'HIT', 'Content-Type': 'x' }, 'x-cache')).toBe('HIT');
     expect(headerValue({ 'content-type': 'x' }, 'x-cache')).toBeUndefined();
+  });
+});
+
+describe('CPU profile buckets (bench/profile-summary.ts)', () => {
+  it('puts a function in its npm package, the project folder of its source, Node, or V8', () => {
+    expect(packageOf('file:///app/node_modules/@prisma/client/runtime/client.js')).toBe('@prisma/client');
+    expect(packageOf('file:///app/node_modules/pg/lib/client.js')).toBe('pg');
+    expect(bucketOf('query', 'file:///app/node_modules/pg-protocol/dist/serializer.js', undefined)).toBe('pg-protocol');
+    expect(bucketOf('handle', 'file:///app/dist/gateway.mjs', '../gateway/plugins/rest-routes/index.ts')).toBe('project: gateway/');
+    expect(bucketOf('search', 'file:///app/dist/gateway.mjs', '../resolvers/catalogue/search/run.ts')).toBe('project: resolvers/');
+    expect(bucketOf('x', 'file:///app/dist/gateway.mjs', '../node_modules/graphql/execution/execute.js')).toBe('graphql');
+    expect(bucketOf('writeGeneric', 'node:internal/stream_base_commons', undefined)).toBe('Node internals (http, net, streams...)');
+    expect(bucketOf('(garbage collector)', '', undefined)).toBe('garbage collection');
+    expect(bucketOf('(idle)', '', undefined)).toBeUndefined();
   });
 });
