@@ -29,9 +29,8 @@
 // Settings (environment): BENCH_SECONDS (measured seconds per run, default 5),
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (rounds per
 // scenario, the median ratio kept; default 3), BENCH_KEY_LIMIT (hourly limit of a new bench
-// key, default 100000000), BENCH_BODY_ONLY (0 skips the minimal-headers baseline; default 1),
+// key, default 100000000), BENCH_BODY_ONLY (1 adds the minimal-headers baseline; default 0 since issue 12),
 // BENCH_COMPARE_REF (a commit whose gateway to measure beside this checkout's; default none).
-// BENCH_BODY_ONLY defaults to 0 since issue 12 (1 adds the minimal-headers baseline back).
 // Issue 12: BENCH_SCENARIOS (comma-separated scenario ids, or the groups "cached" and
 // "long-tail"; default all): cached: icon, icons, icons-svg, search-home, search-arrow-left,
 // categories, graphql; long-tail: search-miss, single-miss, list-miss, search-zipf.
