@@ -93,6 +93,16 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
     for (const name of names) expect(name).toMatch(/^plus_/);
   });
 
+  it('plans a prepared statement for its values every time (no generic plan after five executions)', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1 });
+    for (let value = 0; value < 8; value++) await db.reads.rows('plan', Prisma.sql`SELECT count(*) AS n FROM pg_class WHERE relpages > ${value}`);
+    const [plans] = await db.reads.rows<{ generic: number; custom: number }>(
+      'plans',
+      Prisma.sql`SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%relpages >%' AND statement NOT LIKE '%pg_prepared_statements%'`,
+    );
+    expect(plans).toEqual({ generic: 0, custom: 8 });
+  });
+
   it('prepares at most maxPrepared distinct texts, and runs the others unnamed', async () => {
     const pool = new pg.Pool({ connectionString: ADMIN_URL, max: 1 });
     opened.push({ close: () => pool.end() });
