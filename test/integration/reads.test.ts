@@ -3,30 +3,17 @@
 // distinct texts; on both drivers it runs behind the Prisma client's own QueryGuard (busy,
 // unreachable, statement timeout), and its values are bound, never spliced into the SQL.
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../prisma/database.ts';
+import { describe, expect, it } from 'vitest';
+import type { Database } from '../../prisma/database.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { postgresReads } from '../../prisma/reads.ts';
-import type { ServingLimits } from '../../prisma/serving-limits.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { servingDatabases, servingLimits } from '../helpers/serving-databases.ts';
 
 const skipPostgres = Boolean(await postgresUnavailable());
-const limits = (overrides: Partial<ServingLimits> = {}): ServingLimits => ({ statementTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 2_000, maxWaiting: 100, ...overrides });
-
-const opened: { close(): Promise<void> }[] = [];
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  for (const proxy of proxies.splice(0)) await proxy.stop();
-  await Promise.all(opened.splice(0).map((db) => db.close().catch(() => {})));
-});
-
-async function open(options: Parameters<typeof openDatabase>[0]): Promise<Database> {
-  const db = await openDatabase(options);
-  opened.push(db);
-  return db;
-}
+const limits = servingLimits;
+const { open, track, proxied } = servingDatabases();
 
 const sleepRead = (db: Database, seconds: number) => db.reads.rows('sleep', Prisma.sql`SELECT 1 AS done FROM pg_sleep(${seconds}::float8)`);
 
@@ -105,7 +92,7 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
 
   it('prepares at most maxPrepared distinct texts, and runs the others unnamed', async () => {
     const pool = new pg.Pool({ connectionString: ADMIN_URL, max: 1 });
-    opened.push({ close: () => pool.end() });
+    track({ close: () => pool.end() });
     const reads = postgresReads(pool, { maxPrepared: 2 });
     for (const n of [1, 2, 3, 4]) expect(await reads.rows('n', Prisma.sql`SELECT ${n}::int AS ${Prisma.raw(`n${n}`)}`)).toEqual([{ [`n${n}`]: n }]);
     const { rows } = await pool.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement');
@@ -133,12 +120,8 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
   });
 
   it('is refused at once while the guard knows the database unreachable, and reads again when it answers', async () => {
-    const admin = new URL(ADMIN_URL);
-    const proxy = await new TcpProxy(admin.hostname, Number(admin.port || 5432)).start();
-    proxies.push(proxy);
-    const url = new URL(ADMIN_URL);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const db = await open({ url: url.toString(), poolSize: 2, serving: limits({ statementTimeoutMs: 0, queryTimeoutMs: 500, connectTimeoutMs: 500 }) });
+    const { proxy, url } = await proxied();
+    const db = await open({ url, poolSize: 2, serving: limits({ statementTimeoutMs: 0, queryTimeoutMs: 500, connectTimeoutMs: 500 }) });
     expect(await sleepRead(db, 0)).toEqual([{ done: 1 }]);
 
     proxy.stall();
