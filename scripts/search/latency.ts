@@ -1,4 +1,4 @@
-// Latency of searchIconIds on an existing catalogue, through Prisma as the API calls it.
+// Latency of searchIconIds on an existing catalogue, through the reads layer as the API calls it.
 //   npx tsx scripts/search/latency.ts <postgresql://...> [rounds] [query...]
 // Runs every query once to warm up, then `rounds` rounds of all queries (interleaved, so a
 // cold cache or a noisy neighbour does not land on one query only), and prints p50/p95/max
