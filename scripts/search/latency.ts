@@ -1,4 +1,4 @@
-// Latency of searchIconIds on an existing catalogue, through Prisma as the API calls it.
+// Latency of searchIconIds on an existing catalogue, through the reads layer as the API calls it.
 //   npx tsx scripts/search/latency.ts <postgresql://...> [rounds] [query...]
 // Runs every query once to warm up, then `rounds` rounds of all queries (interleaved, so a
 // cold cache or a noisy neighbour does not land on one query only), and prints p50/p95/max
@@ -24,12 +24,12 @@ const db = await openDatabase({ url, poolSize: 2 });
 try {
   const request = (q: string): SearchRequest => ({ q, page: 1, perPage: 24 });
   const totals = new Map<string, number>();
-  for (const q of queries) totals.set(q, (await searchIconIds(db.prisma, request(q))).total);
+  for (const q of queries) totals.set(q, (await searchIconIds(db.reads, request(q))).total);
   const times = new Map<string, number[]>(queries.map((q) => [q, []]));
   for (let round = 0; round < rounds; round++) {
     for (const q of queries) {
       const started = performance.now();
-      await searchIconIds(db.prisma, request(q));
+      await searchIconIds(db.reads, request(q));
       times.get(q)!.push(performance.now() - started);
     }
   }

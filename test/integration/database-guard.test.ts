@@ -2,29 +2,18 @@
 // queries on PGlite and PostgreSQL (more are refused at once), statement and query timeouts
 // on PostgreSQL (set by the environment or by DATABASE_URL), and fail-fast while a PostgreSQL
 // behind a stalled TCP proxy does not answer, healing by itself when it answers again.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../lib/config-validation.ts';
-import { openDatabase, type Database } from '../../prisma/database.ts';
-import { servingLimitsFromEnv, type ServingLimits } from '../../prisma/serving-limits.ts';
+import type { Database } from '../../prisma/database.ts';
+import { servingLimitsFromEnv } from '../../prisma/serving-limits.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { servingDatabases, servingLimits } from '../helpers/serving-databases.ts';
 
 const skipPostgres = Boolean(await postgresUnavailable());
-const limits = (overrides: Partial<ServingLimits> = {}): ServingLimits => ({ statementTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 2_000, maxWaiting: 100, ...overrides });
+const limits = servingLimits;
+const { open, proxied } = servingDatabases();
 
-const opened: Database[] = [];
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  for (const proxy of proxies.splice(0)) await proxy.stop();
-  await Promise.all(opened.splice(0).map((db) => db.close().catch(() => {})));
-});
-
-async function open(options: Parameters<typeof openDatabase>[0]): Promise<Database> {
-  const db = await openDatabase(options);
-  opened.push(db);
-  return db;
-}
 
 const sleepQuery = (db: Database, seconds: number) => db.prisma.$queryRawUnsafe(`SELECT 1 AS done FROM pg_sleep(${seconds})`);
 
@@ -117,12 +106,8 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
   });
 
   it('stops waiting for a stalled server after the query timeout, then refuses at once, and heals when it answers again', async () => {
-    const admin = new URL(ADMIN_URL);
-    const proxy = await new TcpProxy(admin.hostname, Number(admin.port || 5432)).start();
-    proxies.push(proxy);
-    const url = new URL(ADMIN_URL);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const db = await open({ url: url.toString(), poolSize: 2, serving: limits({ statementTimeoutMs: 0, queryTimeoutMs: 500, connectTimeoutMs: 500 }) });
+    const { proxy, url } = await proxied();
+    const db = await open({ url, poolSize: 2, serving: limits({ statementTimeoutMs: 0, queryTimeoutMs: 500, connectTimeoutMs: 500 }) });
     expect(await db.prisma.$queryRawUnsafe('SELECT 1 AS one')).toEqual([{ one: 1 }]);
 
     proxy.stall();
