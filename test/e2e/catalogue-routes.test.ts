@@ -194,14 +194,14 @@ describe('GET /usage', () => {
 });
 
 describe('Link headers on paged responses', () => {
-  const links = (header: string | null) =>
+  const links = (header: string | null): Record<string, string> =>
     Object.fromEntries(
       (header ?? '')
         .split(', ')
         .filter(Boolean)
         .map((link) => {
           const [, target, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(link)!;
-          return [rel, target];
+          return [rel!, target!];
         }),
     );
   const pageOf = (target: string) => Number(new URLSearchParams(target.split('?')[1]).get('page'));
