@@ -13,7 +13,7 @@ export interface PageArgs {
 }
 
 /** A whole-number argument within its @constraint bounds; its schema default when null. */
-function wholeNumber(info: GraphQLResolveInfo, name: string, given: number | null | undefined): number {
+export function wholeNumber(info: GraphQLResolveInfo, name: string, given: number | null | undefined): number {
   const argument = argumentOf(info, name);
   const value = given ?? (argument.defaultValue as number);
   const { min, max } = boundsOf(argument);

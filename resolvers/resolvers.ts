@@ -1,10 +1,11 @@
 // The resolvers: argument rules, then the catalogue modules. No HTTP, no SQL of their own.
 import type { IResolvers } from '@graphql-tools/utils';
-import { pageRequest, iconFilter, locale, searchText, sortKey, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
+import { pageRequest, iconFilter, locale, searchText, sortKey, wholeNumber, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
 import { attributionOf, attributionRequired } from './catalogue/attribution.ts';
 import { iconBatch, type BatchArgs } from './batch-arguments.ts';
 import { listSets, type SetRecord } from './catalogue/icon-sets.ts';
 import { countOwnedPremiumIcons } from './catalogue/usage.ts';
+import { suggest } from './catalogue/suggest.ts';
 import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
 import { loadIconByRef, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
@@ -63,6 +64,9 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     categories: (_root, _args, context) => listCategories(context.prisma),
     tags: (_root, _args, context) => listTags(context.prisma),
     sets: (_root, _args, context) => listSets(context.prisma),
+    suggest(_root, args: { q: string; limit?: number | null }, context, info) {
+      return suggest(context.prisma, searchText(args.q, info), wholeNumber(info, 'limit', args.limit));
+    },
     async usage(_root, _args, context) {
       const standing = context.rateLimit;
       return {

@@ -238,3 +238,22 @@ describe('Link headers on paged responses', () => {
     expect((await get(`/icons/${ownedSlug}`, ownerKey)).headers.get('link')).toBeNull();
   });
 });
+
+describe('GET /suggest', () => {
+  it('completes the last word of q, the words reaching the most icons first, and refuses bad input', async () => {
+    const { status, json } = await get('/suggest?q=Arrow%20L&limit=3');
+    expect(status).toBe(200);
+    expect(json.data.length).toBeGreaterThan(0);
+    expect(json.data.length).toBeLessThanOrEqual(3);
+    for (const item of json.data) {
+      expect(Object.keys(item).sort()).toEqual(['icon_count', 'text']);
+      expect(item.text).toMatch(/^arrow l/);
+    }
+    expect(json.data.map((item: Json) => item.icon_count)).toEqual(json.data.map((item: Json) => item.icon_count).sort((a: number, b: number) => b - a));
+    expect((await get('/suggest?q=zzzzqq')).json).toEqual({ data: [] });
+    expect400(await get('/suggest'), /^q is required/);
+    expect400(await get('/suggest?q=home&limit=26'), /^limit must be a whole number from 1 to 25/);
+    const viaGraphql = await graphql('{ suggest(q: "Arrow L", limit: 3) { text iconCount } }');
+    expect(viaGraphql.json.data.suggest).toEqual(json.data.map((item: Json) => ({ text: item.text, iconCount: item.icon_count })));
+  });
+});

@@ -174,7 +174,7 @@ describe('the OpenAPI document', () => {
     expect(document.tags.map((tag: Json) => tag.name)).toEqual(['Icons', 'Categories', 'Sets', 'Usage']);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     const operations = Object.values(document.paths).map((item: Json) => item.get);
-    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'listCategories', 'searchIcons', 'listSets', 'getUsage']);
+    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage']);
     for (const operation of operations) {
       expect(operation.summary).toBeTruthy();
       expect(operation.description).toBeTruthy();
@@ -185,7 +185,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('names its schemas (Icon, IconDetail, IconPage, IconListPage, PageMeta, Category, Tag, IconSet, Usage, Error) and refers to them', () => {
-    expect(Object.keys(document.components.schemas).sort()).toEqual(['Category', 'Error', 'Icon', 'IconDetail', 'IconListMeta', 'IconListPage', 'IconPage', 'IconSet', 'PageMeta', 'Tag', 'Usage']);
+    expect(Object.keys(document.components.schemas).sort()).toEqual(['Category', 'Error', 'Icon', 'IconDetail', 'IconListMeta', 'IconListPage', 'IconPage', 'IconSet', 'PageMeta', 'Suggestion', 'Tag', 'Usage']);
     const ok = (path: string) => document.paths[path].get.responses['200'].content['application/json'].schema;
     expect(ok('/icons')).toEqual({ $ref: '#/components/schemas/IconListPage' });
     expect(ok('/sets').properties.data.items).toEqual({ $ref: '#/components/schemas/IconSet' });
@@ -282,7 +282,7 @@ describe('every response of every route, as the document says', () => {
     const check = new Conformance(document);
     const answers: Answer[] = [];
     const keyed = (path: string, headers: Record<string, string> = {}) => ask(gateway.url, path, { 'x-api-key': key, ...headers });
-    const routes = ['/icons?per_page=5', `/icons/${freeSlug}`, '/categories', '/search?q=home&per_page=5', '/sets', '/usage'];
+    const routes = ['/icons?per_page=5', `/icons/${freeSlug}`, '/categories', '/search?q=home&per_page=5', '/suggest?q=ho', '/sets', '/usage'];
     for (const path of routes) {
       const fresh = await keyed(path);
       answers.push(fresh, await keyed(path)); // MISS, then HIT
@@ -312,6 +312,7 @@ describe('every response of every route, as the document says', () => {
       await keyed('/icons?ids=1&slugs=a'),
       await keyed('/icons?set=mdi,tabler&per_page=3'),
       await keyed('/search?q=home&set=,'),
+      await keyed('/suggest?q=ho&limit=0'),
       await ask(gateway.url, '/usage', { 'x-api-key': ownerKey }),
     );
     expect(answers.flatMap((answer) => check.problems(answer))).toEqual([]);

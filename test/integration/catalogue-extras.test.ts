@@ -100,4 +100,21 @@ describe.each(CATALOGUE_KINDS)('issue 14 fields on %s', (kind) => {
     const result = await graphql({ schema: createCatalogueSchema(), source: query, contextValue });
     expect(result.data?.usage).toEqual({ limit: 10, remaining: 7, reset: 1_800_000_000, requestsThisHour: 3, ownedPremiumIcons: 1 });
   });
+  it.skipIf(skip)('completes the last word of q with the words reaching the most icons, as an independent count says', async () => {
+    const { suggest } = dataOf<Json>(await run('{ suggest(q: "arrow ho", limit: 5) { text iconCount } }'));
+    expect(suggest.length).toBeGreaterThan(0);
+    expect(suggest.length).toBeLessThanOrEqual(5);
+    const counts = suggest.map((s: Json) => s.iconCount);
+    expect(counts).toEqual([...counts].sort((a: number, b: number) => b - a));
+    for (const { text, iconCount } of suggest) {
+      expect(text).toMatch(/^arrow ho/);
+      const word = text.slice('arrow '.length);
+      const icons = await database.db.prisma.icon.findMany({ where: { published: true }, select: { name: true, keywords: true, tagNames: true, categoryName: true } });
+      const reached = icons.filter((icon) => [icon.name, ...icon.keywords, ...icon.tagNames, icon.categoryName].join(' ').toLowerCase().split(/[^\p{L}\p{N}]+/u).includes(word)).length;
+      expect(iconCount).toBe(reached);
+    }
+    for (const variables of [{ q: ' ' }, { q: 'home', limit: 26 }, { q: 'x'.repeat(101) }]) {
+      expect(errorCodes(await run('query ($q: String!, $limit: Int) { suggest(q: $q, limit: $limit) { text } }', variables))).toEqual(['BAD_USER_INPUT']);
+    }
+  });
 });
