@@ -85,7 +85,9 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     async samples(set: SetRecord, _args, context) {
       const state = requestState(context);
       const icons = await state.iconRecords.loadMany(await state.setSampleIds.load(set.prefix));
-      return icons.filter((icon): icon is IconRecord => icon != null && !(icon instanceof Error));
+      const failure = icons.find((icon) => icon instanceof Error);
+      if (failure) throw failure;
+      return icons.filter((icon): icon is IconRecord => icon != null); // null: unpublished since the ids were read
     },
   },
 

@@ -3,10 +3,11 @@
 // (404 for unknown paths, 405 with Allow for other methods, HEAD like GET), turns parameters
 // into variables (400 naming the broken rule), runs the operation through the served schema's
 // envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does),
-// wraps the result in the route's envelope with a strong ETag (304 on If-None-Match), keeps
-// finished responses for the route's cache.seconds, adds RFC 8288 Link headers to paged ones (concurrent misses of one response share
-// its execution; kept responses serve up to cacheStaleSeconds longer while the database cannot
-// answer), and serves the OpenAPI document.
+// wraps the result in the route's envelope with a strong ETag (304 on If-None-Match) and, for
+// paged routes, RFC 8288 Link headers (link-header.ts), keeps finished responses for the
+// route's cache.seconds (concurrent misses of one response share its execution; kept responses
+// serve up to cacheStaleSeconds longer while the database cannot answer), and serves the
+// OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
