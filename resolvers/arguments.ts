@@ -13,7 +13,7 @@ export interface PageArgs {
 }
 
 /** A whole-number argument within its @constraint bounds; its schema default when null. */
-function wholeNumber(info: GraphQLResolveInfo, name: string, given: number | null | undefined): number {
+export function wholeNumber(info: GraphQLResolveInfo, name: string, given: number | null | undefined): number {
   const argument = argumentOf(info, name);
   const value = given ?? (argument.defaultValue as number);
   const { min, max } = boundsOf(argument);
@@ -55,6 +55,7 @@ export interface GraphQLFilter {
   style?: string | null;
   color?: string | null;
   license?: GraphQLLicense | null;
+  set?: readonly string[] | null;
 }
 
 export function sortKey(sort: GraphQLSort | null | undefined): SortKey | null {
@@ -63,7 +64,7 @@ export function sortKey(sort: GraphQLSort | null | undefined): SortKey | null {
 
 export function iconFilter(filter: GraphQLFilter | null | undefined): IconFilter {
   if (!filter) return {};
-  const text = (name: keyof GraphQLFilter) => {
+  const text = (name: 'category' | 'tag' | 'style' | 'color') => {
     const value = filter[name];
     return value == null ? value : plainText(`filter.${name}`, value);
   };
@@ -73,7 +74,22 @@ export function iconFilter(filter: GraphQLFilter | null | undefined): IconFilter
     style: text('style'),
     color: text('color'),
     license: filter.license ? (filter.license.toLowerCase() as License) : null,
+    set: filter.set == null ? filter.set : setPrefixes(filter.set),
   };
+}
+
+/** At most this many set prefixes in one filter (there are a few hundred sets). */
+export const MAX_SET_PREFIXES = 50;
+
+function setPrefixes(prefixes: readonly string[]): string[] {
+  if (prefixes.length === 0) throw badInput('filter.set', 'filter.set must list at least one set prefix');
+  if (prefixes.length > MAX_SET_PREFIXES) throw badInput('filter.set', `filter.set must list at most ${MAX_SET_PREFIXES} set prefixes (got ${prefixes.length})`);
+  return prefixes.map((prefix) => plainText('filter.set', prefix));
+}
+
+/** Whether any filter is given (an input object whose fields are all null filters nothing). */
+export function hasFilter(filter: IconFilter): boolean {
+  return Object.values(filter).some((value) => value != null);
 }
 
 export function locale(value: string | null | undefined, fallback: string): string {

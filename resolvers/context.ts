@@ -15,4 +15,18 @@ export interface CatalogueContext {
   /** The caller's account; null for anonymous access. */
   viewer: Viewer | null;
   urls: UrlTemplates;
+  /**
+   * The caller's standing against its rate limit, as counted for this request (by the gateway's
+   * rate limiter: no second count); absent when nothing counted it.
+   */
+  rateLimit?: RateLimitStanding | null;
+}
+
+export interface RateLimitStanding {
+  limit: number;
+  remaining: number;
+  /** Unix seconds. */
+  resetAt: number;
+  /** Requests counted in the window, this one included. */
+  count: number;
 }

@@ -1,10 +1,11 @@
 // Per-request batching state, created on first use and kept for the life of one context
 // object, so every gateway or test that builds a context gets batching without knowing of it.
 import { createIconLoaders, type IconLoaders } from './catalogue/icon-records.ts';
+import { createSetLoaders, type SetLoaders } from './catalogue/icon-sets.ts';
 import type { CatalogueContext } from './context.ts';
 import { createOwnershipLoader, type OwnershipLoader } from './entitlements.ts';
 
-interface RequestState extends IconLoaders {
+interface RequestState extends IconLoaders, SetLoaders {
   ownership: OwnershipLoader;
 }
 
@@ -13,7 +14,7 @@ const states = new WeakMap<CatalogueContext, RequestState>();
 export function requestState(context: CatalogueContext): RequestState {
   let state = states.get(context);
   if (!state) {
-    state = { ...createIconLoaders(context.prisma), ownership: createOwnershipLoader(context.prisma, context.viewer) };
+    state = { ...createIconLoaders(context.prisma), ...createSetLoaders(context.prisma), ownership: createOwnershipLoader(context.prisma, context.viewer) };
     states.set(context, state);
   }
   return state;

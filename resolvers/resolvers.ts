@@ -1,6 +1,11 @@
 // The resolvers: argument rules, then the catalogue modules. No HTTP, no SQL of their own.
 import type { IResolvers } from '@graphql-tools/utils';
-import { pageRequest, iconFilter, locale, searchText, sortKey, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
+import { pageRequest, iconFilter, locale, searchText, sortKey, wholeNumber, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
+import { attributionOf, attributionRequired } from './catalogue/attribution.ts';
+import { iconBatch, type BatchArgs } from './batch-arguments.ts';
+import { listSets, type SetRecord } from './catalogue/icon-sets.ts';
+import { countOwnedPremiumIcons } from './catalogue/usage.ts';
+import { suggest } from './catalogue/suggest.ts';
 import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
 import { loadIconByRef, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
@@ -13,7 +18,7 @@ import { requestState } from './request-state.ts';
 import { svgMarkup } from './svg.ts';
 import { fillTemplate } from './urls.ts';
 
-interface ListArgs extends PageArgs {
+interface ListArgs extends PageArgs, BatchArgs {
   filter?: GraphQLFilter | null;
   sort?: GraphQLSort | null;
 }
@@ -32,6 +37,12 @@ async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page,
 export const resolvers: IResolvers<unknown, CatalogueContext> = {
   Query: {
     async icons(_root, args: ListArgs, context, info) {
+      const batch = await iconBatch(context.prisma, args);
+      if (batch) {
+        const total = batch.icons.length;
+        const perPage = total + batch.missing.length;
+        return { data: batch.icons, meta: { page: 1, perPage, total, totalPages: total > 0 ? 1 : 0, missing: batch.missing } };
+      }
       const paging = pageRequest(args, info);
       const ids = await listIconIds(context.prisma, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
       return toPage(context, ids, paging);
@@ -52,12 +63,39 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     },
     categories: (_root, _args, context) => listCategories(context.prisma),
     tags: (_root, _args, context) => listTags(context.prisma),
+    sets: (_root, _args, context) => listSets(context.prisma),
+    suggest(_root, args: { q: string; limit?: number | null }, context, info) {
+      return suggest(context.prisma, searchText(args.q, info), wholeNumber(info, 'limit', args.limit));
+    },
+    async usage(_root, _args, context) {
+      const standing = context.rateLimit;
+      return {
+        limit: standing?.limit ?? null,
+        remaining: standing?.remaining ?? null,
+        reset: standing?.resetAt ?? null,
+        requestsThisHour: standing?.count ?? null,
+        ownedPremiumIcons: context.viewer ? await countOwnedPremiumIcons(context.prisma, context.viewer.accountId) : 0,
+      };
+    },
+  },
+
+  IconSet: {
+    attributionRequired: (set: SetRecord) => attributionRequired(set),
+    iconCount: (set: SetRecord, _args, context) => requestState(context).setIconCounts.load(set.prefix),
+    async samples(set: SetRecord, _args, context) {
+      const state = requestState(context);
+      const icons = await state.iconRecords.loadMany(await state.setSampleIds.load(set.prefix));
+      const failure = icons.find((icon) => icon instanceof Error);
+      if (failure) throw failure;
+      return icons.filter((icon): icon is IconRecord => icon != null); // null: unpublished since the ids were read
+    },
   },
 
   Icon: {
     category: (icon: IconRecord) => icon.categoryName,
     license: (icon: IconRecord) => icon.set.licenseTitle,
     licenseUrl: (icon: IconRecord) => icon.set.licenseUrl,
+    attribution: (icon: IconRecord) => attributionOf(icon.name, icon.set),
     publishedAt: (icon: IconRecord) => icon.publishedAt.toISOString(),
     tags: (icon: IconRecord, _args, context) => requestState(context).tags.load(icon.id),
     svgUrl: (icon: IconRecord, _args, context) =>

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { VerifiedKey } from '../../prisma/accounts/api-keys.ts';
-import type { Viewer } from '../../resolvers/context.ts';
+import type { RateLimitStanding, Viewer } from '../../resolvers/context.ts';
 import { clientAddress } from './client-address.ts';
 
 export interface GatewayResponse {
@@ -56,6 +56,8 @@ export interface Exchange {
   readonly carrier: RequestCarrier;
   destination?: Destination;
   caller?: Caller;
+  /** The caller's standing against its rate limit once the limit phase counted the request (the resolvers' `usage`). */
+  rateLimit?: RateLimitStanding;
   /** Headers every response to this request carries (rate-limit headers, request id). */
   readonly responseHeaders: Record<string, string>;
   /**

@@ -16,6 +16,8 @@ export interface IconFilter {
   /** `monochrome`, `multicolor` or a colour name such as `red`. */
   color?: string | null;
   license?: License | null;
+  /** Icon set prefixes: icons of any of them. */
+  set?: readonly string[] | null;
 }
 
 /** Published icons matching every given filter. Unknown values simply match nothing. */
@@ -28,6 +30,7 @@ export function filterCondition(filter: IconFilter = {}): Prisma.Sql {
   if (filter.style != null) conditions.push(Prisma.sql`i.style = ${filter.style}`);
   if (filter.color != null) conditions.push(Prisma.sql`i.colors @> ARRAY[${filter.color}]::text[]`);
   if (filter.license != null) conditions.push(Prisma.sql`i.premium = ${filter.license === 'premium'}`);
+  if (filter.set != null) conditions.push(Prisma.sql`i.set_id IN (SELECT id FROM icon_sets WHERE prefix = ANY(${[...filter.set]}::text[]))`);
   return Prisma.join(conditions, ' AND ');
 }
 

@@ -52,8 +52,10 @@ async function get(path: string, headers: Record<string, string> = { 'x-api-key'
   return { status: response.status, headers: response.headers, text, json: text && /^application\/json/.test(response.headers.get('content-type') ?? '') ? (JSON.parse(text) as Json) : undefined };
 }
 
-const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'premium', 'downloads', 'svg_url', 'url'].sort();
+const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'attribution', 'premium', 'downloads', 'svg_url', 'url'].sort();
 const META_KEYS = ['page', 'per_page', 'total', 'total_pages'].sort();
+/** /icons says in `missing` which of the icons asked by ids or slugs were not found (null otherwise). */
+const LIST_META_KEYS = [...META_KEYS, 'missing'].sort();
 
 function expectErrorBody(response: { status: number; json: Json; headers: Headers }, status: number, message?: string | RegExp) {
   expect(response.status).toBe(status);
@@ -180,7 +182,7 @@ describe('parameter rules at their bounds', () => {
 
   it('answers an unknown filter value with an empty page, and a page past the last with the true meta', async () => {
     const none = await get('/icons?category=no-such-category');
-    expect(none.json).toEqual({ data: [], meta: { page: 1, per_page: 24, total: 0, total_pages: 0 } });
+    expect(none.json).toEqual({ data: [], meta: { page: 1, per_page: 24, total: 0, total_pages: 0, missing: null } });
     const past = await get('/icons?style=bold&page=5000&per_page=100');
     expect(past.json.data).toEqual([]);
     expect(past.json.meta.total).toBeGreaterThan(0);
@@ -190,7 +192,7 @@ describe('parameter rules at their bounds', () => {
 
 describe('hostile input', () => {
   const HOSTILE = ['%00', '%FF', '%C0%AF', "'", '%5C', '%22%3B--', 'a'.repeat(5000), '%F0%9F%98%80', '__proto__', 'constructor', '-0', '1e309', 'NaN', 'Infinity', '%20', '%0A', '[]', '%7B%7D', '0x1F'];
-  const PARAMS = ['page', 'per_page', 'category', 'tag', 'style', 'color', 'license', 'sort', 'include_svg'];
+  const PARAMS = ['page', 'per_page', 'category', 'tag', 'style', 'color', 'license', 'sort', 'include_svg', 'set', 'ids', 'slugs'];
 
   it('never answers 5xx, whatever a parameter or path holds', async () => {
     const failures: string[] = [];
@@ -214,8 +216,8 @@ describe('response shapes', () => {
     expect(Object.keys(json).sort()).toEqual(['data', 'meta']);
     expect(json.data).toHaveLength(24);
     for (const item of json.data) expect(Object.keys(item).sort()).toEqual(LIST_ITEM_KEYS);
-    expect(Object.keys(json.meta).sort()).toEqual(META_KEYS);
-    expect(json.meta).toMatchObject({ page: 1, per_page: 24 });
+    expect(Object.keys(json.meta).sort()).toEqual(LIST_META_KEYS);
+    expect(json.meta).toMatchObject({ page: 1, per_page: 24, missing: null });
     expect(json.meta.total).toBe(await database.db.prisma.icon.count({ where: { published: true } }));
   });
 
@@ -450,14 +452,15 @@ describe('GraphQL and OpenAPI', () => {
     const { json, status } = await get('/openapi.json', {});
     expect(status).toBe(200);
     expect(json.openapi).toBe('3.1.0');
-    expect(Object.keys(json.paths).sort()).toEqual(['/categories', '/icons', '/icons/{ref}', '/search']);
+    expect(Object.keys(json.paths).sort()).toEqual(['/categories', '/icons', '/icons/{ref}', '/search', '/sets', '/suggest', '/usage']);
     const perPage = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'per_page');
     expect(perPage.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 24 });
     const sort = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'sort');
     expect(sort.schema).toEqual({ type: 'string', enum: ['popular', 'newest', 'downloads', 'az'], default: 'popular' });
     expect(json.paths['/search'].get.parameters.find((p: { name: string }) => p.name === 'q')).toMatchObject({ required: true, schema: { maxLength: 200 } });
     expect(Object.keys(json.paths['/icons/{ref}'].get.responses)).toEqual(expect.arrayContaining(['200', '304', '401', '403', '404', '429']));
-    expect(json.paths['/icons'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IconPage' });
+    expect(json.paths['/icons'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IconListPage' });
+    expect(json.paths['/search'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IconPage' });
     const item = json.components.schemas.Icon;
     expect(Object.keys(item.properties).sort()).toEqual([...LIST_ITEM_KEYS, 'svg'].sort());
     expect(item.required.sort()).toEqual(LIST_ITEM_KEYS);

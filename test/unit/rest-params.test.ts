@@ -108,3 +108,32 @@ describe('parameters', () => {
     expect(() => variablesFor({ q }, new URLSearchParams(''))).toThrow('q is required');
   });
 });
+
+describe('list parameters', () => {
+  const ids: ParamRule = { type: 'list', items: 'integer', maxItems: 3, required: false };
+  const sets: ParamRule = { type: 'list', items: 'string', maxItems: 2, maxLength: 6, required: false };
+
+  it('splits on commas, trims, and converts each value', () => {
+    expect(convertParam('ids', ids, '3, 1,2')).toEqual([3, 1, 2]);
+    expect(convertParam('set', sets, 'mdi, lucide')).toEqual(['mdi', 'lucide']);
+    expect(variablesFor({ ids }, new URLSearchParams('ids='))).toEqual({});
+  });
+
+  it.each([
+    [ids, '1,2,3,4', 'ids must list at most 3 values (got 4)'],
+    [ids, '1,,2', 'ids must not have an empty value (value 2)'],
+    [ids, '1,x', 'ids must list whole numbers (got "x")'],
+    [ids, '1,1.5', 'ids must list whole numbers (got "1.5")'],
+    [ids, '1,9999999999', 'ids must list whole numbers (got "9999999999")'],
+    [sets, 'toolong', 'set must be at most 6 characters long (got 7)'],
+    [sets, 'a,\u0001', 'set must not contain control characters'],
+  ] as const)('refuses %j %j, naming the parameter', (rule, raw, message) => {
+    const name = rule === ids ? 'ids' : 'set';
+    expect(() => convertParam(name, rule, raw)).toThrow(ParamError);
+    expect(() => convertParam(name, rule, raw)).toThrow(message);
+  });
+
+  it('describes itself for messages', () => {
+    expect(describeRule(ids)).toBe('a comma-separated list of 1 to 3 whole numbers');
+  });
+});

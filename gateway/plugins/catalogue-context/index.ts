@@ -1,6 +1,7 @@
 // Gives the catalogue's resolvers what they need in every GraphQL context, REST operations
 // included (they run through the same envelope): the database, the caller's account (set by
-// the API-key stage on the request's exchange) and the URL templates from .meshrc.yaml.
+// the API-key stage on the request's exchange), its rate-limit standing (counted by the limit
+// stage on the same exchange: `usage` reads it, no second count) and the URL templates.
 import { useExtendContext } from '@envelop/core';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import type { CatalogueContext } from '../../../resolvers/context.ts';
@@ -14,7 +15,8 @@ export const useCatalogueContext: PluginFactory = (rawOptions, services, where):
   const extend = useExtendContext(
     async (context: RequestCarrier): Promise<CatalogueContext> => {
       const { prisma, reads } = await services.database();
-      return { prisma, reads, viewer: services.exchangeOf(context)?.caller?.viewer ?? null, urls };
+      const exchange = services.exchangeOf(context);
+      return { prisma, reads, viewer: exchange?.caller?.viewer ?? null, rateLimit: exchange?.rateLimit ?? null, urls };
     },
   );
   return { name: 'catalogue-context', yoga: [extend as YogaPlugin] };

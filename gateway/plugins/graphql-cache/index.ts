@@ -41,6 +41,8 @@ export const useGraphqlCache: PluginFactory = (rawOptions, services, where): Gat
     session: (request, context) => sessionOf(exchangeOf(request, context)),
     enabled: (request, context) => seconds > 0 && exchangeOf(request, context)?.destination?.kind === 'graphql',
     ttl: seconds * 1000,
+    // The caller's rate-limit standing changes with every request.
+    ttlPerSchemaCoordinate: { 'Query.usage': 0 },
     cache: createInMemoryCache({ max: maxEntries }),
     includeExtensionMetadata: false,
     shouldCacheResult: ({ result }) => !result.errors?.length && Buffer.byteLength(JSON.stringify(result.data ?? null)) <= MAX_CACHED_RESULT_BYTES,

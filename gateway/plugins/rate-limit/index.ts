@@ -52,6 +52,8 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
     if (decision.remaining !== undefined) headers[names.remaining] = String(decision.remaining);
     if (decision.resetAt !== undefined) headers[names.reset] = String(decision.resetAt);
     if (decision.retryAfter !== undefined) headers[names.retryAfter] = String(decision.retryAfter);
+    const { limit, remaining, resetAt, count } = decision;
+    if (remaining !== undefined && resetAt !== undefined && count !== undefined) exchange.rateLimit = { limit, remaining, resetAt, count };
     if (decision.storeFailed) services.metrics.rateLimitStoreFailure(decision.allowed ? 'allowed' : 'refused');
     if (decision.allowed) return undefined;
     if (decision.storeFailed) return errorResponse(503, 'Rate limiting is unavailable; try again shortly');

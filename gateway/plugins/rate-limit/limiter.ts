@@ -11,6 +11,8 @@ export interface RateLimitDecision {
   limit: number;
   /** Requests left in the window; undefined when the store could not count. */
   remaining?: number;
+  /** Requests counted in the window, this one included; undefined when the store could not count. */
+  count?: number;
   /** Unix time (seconds) when the window resets, on the store's clock; undefined when the store could not count. */
   resetAt?: number;
   /** Seconds until the caller may retry (refusals only). */
@@ -81,6 +83,7 @@ function decide(counted: WindowCount, limit: number): RateLimitDecision {
   return {
     allowed,
     limit,
+    count: counted.count,
     remaining: Math.max(0, limit - counted.count),
     resetAt: Math.ceil(counted.resetAt / 1000),
     retryAfter: allowed ? undefined : Math.max(1, Math.ceil(counted.resetsIn / 1000)),

@@ -3,10 +3,11 @@
 // (404 for unknown paths, 405 with Allow for other methods, HEAD like GET), turns parameters
 // into variables (400 naming the broken rule), runs the operation through the served schema's
 // envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does),
-// wraps the result in the route's envelope with a strong ETag (304 on If-None-Match), keeps
-// finished responses for the route's cache.seconds (concurrent misses of one response share
-// its execution; kept responses serve up to cacheStaleSeconds longer while the database cannot
-// answer), and serves the OpenAPI document.
+// wraps the result in the route's envelope with a strong ETag (304 on If-None-Match) and, for
+// paged routes, RFC 8288 Link headers (link-header.ts), keeps finished responses for the
+// route's cache.seconds (concurrent misses of one response share its execution; kept responses
+// serve up to cacheStaleSeconds longer while the database cannot answer), and serves the
+// OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
@@ -18,6 +19,7 @@ import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plug
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { matchesETag, strongETag } from './etag.ts';
+import { linkHeader, pagePosition, type PagePosition } from './link-header.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { loadOperations } from './operations.ts';
 import { restRoutesOptions } from './options.ts';
@@ -38,9 +40,10 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   let database: Database | undefined;
   const running = new Map<string, Promise<ExecutionResult>>();
 
-  function respond(exchange: Exchange, body: string | Buffer, etag: string): GatewayResponse {
+  function respond(exchange: Exchange, body: string | Buffer, etag: string, position?: PagePosition): GatewayResponse {
     // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
-    const headers = { etag, 'cache-control': 'private, no-cache' };
+    const headers: Record<string, string> = { etag, 'cache-control': 'private, no-cache' };
+    if (position) headers.link = linkHeader(exchange.path, exchange.query, position);
     if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
     return jsonResponse(200, body, headers);
   }
@@ -60,7 +63,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     if (!kept) return undefined;
     services.metrics.staleAnswer('response');
     exchange.responseHeaders['x-cache'] = 'STALE';
-    return respond(exchange, kept.body, kept.etag);
+    return respond(exchange, kept.body, kept.etag, kept.position);
   }
 
   /**
@@ -90,13 +93,15 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
       const failure = result.errors.find((error) => unavailability(error));
       return lastKept(exchange, failure, cacheAs) ?? services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
     }
-    const body = JSON.stringify(RouteTable.body(match.route, result.data as Record<string, unknown>));
+    const value = RouteTable.body(match.route, result.data as Record<string, unknown>);
+    const position = match.route.config.envelope === 'page' ? pagePosition(value) : undefined;
+    const body = JSON.stringify(value);
     const etag = strongETag(body);
     if (cacheAs) {
-      cache.set(cacheAs.key, { body: Buffer.from(body), etag }, cacheAs.seconds);
+      cache.set(cacheAs.key, { body: Buffer.from(body), etag, position }, cacheAs.seconds);
       exchange.responseHeaders['x-cache'] = 'MISS';
     }
-    return respond(exchange, body, etag);
+    return respond(exchange, body, etag, position);
   }
 
   function route(exchange: Exchange): GatewayResponse | undefined {
@@ -140,7 +145,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     services.metrics.responseCacheLookup(path, cached !== undefined);
     if (!cached) return refused(exchange, { key }) ?? answer(exchange, match, variables, { key, seconds: caching.seconds });
     exchange.responseHeaders['x-cache'] = 'HIT';
-    return respond(exchange, cached.body, cached.etag);
+    return respond(exchange, cached.body, cached.etag, cached.position);
   }
 
   /**

@@ -42,6 +42,12 @@ const X_CACHE: DescribedHeader = {
   description: 'HIT when the gateway answered from its response cache (a few seconds old at most), MISS when it computed the response, STALE when the database cannot answer and a kept response past its time stands in (up to `cacheStaleSeconds`).',
   schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] },
 };
+const LINK: DescribedHeader = {
+  name: 'Link',
+  description:
+    'RFC 8288 links to the `first`, `prev`, `next` and `last` pages (prev and next where they exist; last is page 1 when nothing matches), as relative references: this request’s path and query with only `page` changed, for example `</icons?per_page=24&page=2>; rel="next"`.',
+  schema: { type: 'string' },
+};
 const ALLOW: DescribedHeader = { name: 'Allow', description: 'The methods the path allows.', schema: { type: 'string', const: 'GET, HEAD' } };
 
 const OVERVIEW = [
@@ -70,6 +76,10 @@ function paramSchema(rule: ParamRule): JsonSchema {
       return { type: 'string', enum: Object.keys(rule.values), ...withDefault };
     case 'flag':
       return { type: 'integer', enum: [0, 1], default: rule.default ?? 0 };
+    case 'list': {
+      const items = rule.items === 'integer' ? { type: 'integer' } : { type: 'string', minLength: 1, ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }) };
+      return { type: 'array', items, minItems: 1, maxItems: rule.maxItems };
+    }
   }
 }
 
@@ -86,6 +96,8 @@ function parametersOf(route: CompiledRoute): JsonSchema[] {
       // Blank counts as absent (params.ts), so an optional parameter may be sent empty.
       ...(!rule.required && { allowEmptyValue: true }),
       ...(rule.description && { description: rule.description }),
+      // Comma-separated values in one parameter (`ids=1,2,3`).
+      ...(rule.type === 'list' && { style: 'form', explode: false }),
       schema: paramSchema(rule),
     })),
   ];
@@ -101,7 +113,7 @@ function tagOf(route: CompiledRoute): string {
 /** The responses rest-routes gives itself on a route, with their headers. */
 function ownResponses(route: CompiledRoute): DescribedResponse[] {
   const cached = route.config.cache.seconds > 0;
-  const fresh = [ETAG, CACHE_CONTROL, ...(cached ? [X_CACHE] : [])];
+  const fresh = [ETAG, CACHE_CONTROL, ...(cached ? [X_CACHE] : []), ...(route.config.envelope === 'page' ? [LINK] : [])];
   return [
     { status: 200, description: 'OK', headers: fresh },
     { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: fresh },

@@ -69,7 +69,24 @@ const flagParam = z
   })
   .strict();
 
-export const paramRule = z.discriminatedUnion('type', [integerParam, stringParam, enumParam, flagParam]);
+/**
+ * Several values in one parameter, separated by commas (`ids=1,2,3`, OpenAPI's form style
+ * without explode): each a whole number or a text, at most `maxItems` of them, each text of
+ * at most `maxLength` characters. Fills a GraphQL list.
+ */
+const listParam = z
+  .object({
+    type: z.literal('list'),
+    items: z.enum(['integer', 'string']),
+    maxItems: z.number().int().min(1),
+    maxLength: z.number().int().min(1).optional(),
+    /** A list has no default: absent means not given. */
+    default: z.never().optional(),
+    ...common,
+  })
+  .strict();
+
+export const paramRule = z.discriminatedUnion('type', [integerParam, stringParam, enumParam, flagParam, listParam]);
 
 const route = z
   .object({

@@ -26,6 +26,8 @@ export function describeRule(rule: ParamRule): string {
       return `one of: ${Object.keys(rule.values).join(', ')}`;
     case 'flag':
       return '0 or 1';
+    case 'list':
+      return `a comma-separated list of 1 to ${rule.maxItems} ${rule.items === 'integer' ? 'whole numbers' : 'values'}`;
   }
 }
 
@@ -73,6 +75,18 @@ export function convertParam(name: string, rule: ParamRule, raw: string): unknow
       if (raw === '1') return true;
       if (raw === '0') return false;
       throw broken();
+    case 'list': {
+      const items = raw.split(',').map((item) => item.trim());
+      if (items.length > rule.maxItems) throw new ParamError(name, `${name} must list at most ${rule.maxItems} values (got ${items.length})`);
+      return items.map((item, index) => {
+        if (item === '') throw new ParamError(name, `${name} must not have an empty value (value ${index + 1})`);
+        if (rule.items === 'integer') {
+          if (!INTEGER.test(item) || Math.abs(Number(item)) > INT32_MAX) throw new ParamError(name, `${name} must list whole numbers (got ${JSON.stringify(truncate(item))})`);
+          return Number(item);
+        }
+        return convertParam(name, { type: 'string', maxLength: rule.maxLength, required: false }, item);
+      });
+    }
   }
 }
 

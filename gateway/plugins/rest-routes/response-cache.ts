@@ -6,11 +6,14 @@
 // account is ever served another's. Expired responses stay until evicted or replaced: while the
 // database cannot answer, one that expired recently is better than a 503 (getStale).
 import { LRUCache } from 'lru-cache';
+import type { PagePosition } from './link-header.ts';
 
 export interface CachedResponse {
   /** UTF-8 bytes of the JSON body. */
   body: Buffer;
   etag: string;
+  /** Where a page stands, for its Link header (made per request: it keeps the request's own query). */
+  position?: PagePosition;
 }
 
 export interface ResponseCacheOptions {

@@ -1,0 +1,49 @@
+// Icon sets: the list of sets with published icons, and batched loaders for what a set shows
+// beyond its own columns (its published icon count, a few sample icons). The count is the one
+// the import writes with the set's icons, in the same transaction (icon_sets.icon_count), so
+// listing every set costs no scan of the icons.
+import DataLoader from 'dataloader';
+import type { IconSet, PrismaClient } from '../../prisma/generated/client.ts';
+import { Prisma } from '../../prisma/generated/client.ts';
+import { loadIconsInOrder, type IconRecord } from './icon-records.ts';
+
+/** A set as the resolvers see it: what an icon's record carries of its set. */
+export type SetRecord = Pick<IconSet, 'prefix' | 'name' | 'author' | 'authorUrl' | 'licenseTitle' | 'licenseSpdx' | 'licenseUrl' | 'premium'>;
+
+/** How many sample icons a set shows. */
+export const SAMPLES_PER_SET = 4;
+
+export async function listSets(prisma: PrismaClient): Promise<SetRecord[]> {
+  return prisma.iconSet.findMany({
+    where: { iconCount: { gt: 0 } },
+    orderBy: [{ name: 'asc' }, { prefix: 'asc' }],
+    select: { prefix: true, name: true, author: true, authorUrl: true, licenseTitle: true, licenseSpdx: true, licenseUrl: true, premium: true },
+  });
+}
+
+export function createSetLoaders(prisma: PrismaClient) {
+  return {
+    setIconCounts: new DataLoader<string, number>(async (prefixes) => {
+      const rows = await prisma.iconSet.findMany({ where: { prefix: { in: [...prefixes] } }, select: { prefix: true, iconCount: true } });
+      const counts = new Map(rows.map((row) => [row.prefix, row.iconCount]));
+      return prefixes.map((prefix) => counts.get(prefix) ?? 0);
+    }),
+    /** The ids of a set's first published icons by name (the index on (set_id, source_name) serves each in a few rows). */
+    setSampleIds: new DataLoader<string, number[]>(async (prefixes) => {
+      const rows = await prisma.$queryRaw<{ prefix: string; id: number }[]>(Prisma.sql`
+        SELECT s.prefix, x.id FROM icon_sets s
+        CROSS JOIN LATERAL (SELECT i.id FROM icons i WHERE i.set_id = s.id AND i.published ORDER BY i.source_name LIMIT ${SAMPLES_PER_SET}) x
+        WHERE s.prefix = ANY(${[...prefixes]}::text[])`);
+      const byPrefix = new Map<string, number[]>();
+      for (const row of rows) byPrefix.set(row.prefix, [...(byPrefix.get(row.prefix) ?? []), row.id]);
+      return prefixes.map((prefix) => byPrefix.get(prefix) ?? []);
+    }),
+    /** Icon records by id, so that the samples of every set come in one statement. */
+    iconRecords: new DataLoader<number, IconRecord | null>(async (ids) => {
+      const byId = new Map((await loadIconsInOrder(prisma, ids)).map((icon) => [icon.id, icon]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+  };
+}
+
+export type SetLoaders = ReturnType<typeof createSetLoaders>;
