@@ -2,14 +2,14 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { pageRequest, iconFilter, locale, searchText, sortKey, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
 import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
-import { loadIconByRef, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
+import { loadIconDetail, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
 import { listIconIds } from './catalogue/list-icons.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import type { CatalogueContext } from './context.ts';
 import { mayOpen, mayReceiveMarkup } from './entitlements.ts';
 import { catalogueError } from './errors.ts';
-import { requestState } from './request-state.ts';
+import { primeIconDetail, requestState } from './request-state.ts';
 import { svgMarkup } from './svg.ts';
 import { fillTemplate } from './urls.ts';
 
@@ -43,8 +43,10 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       return toPage(context, ids, paging);
     },
     async icon(_root, { ref }: { ref: string }, context) {
-      const icon = await loadIconByRef(context.prisma, ref);
-      if (!icon) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
+      const detail = await loadIconDetail(context.prisma, ref, context.viewer?.accountId ?? null);
+      if (!detail) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
+      primeIconDetail(context, detail);
+      const { icon } = detail;
       if (!(await mayOpen(icon, requestState(context).ownership))) {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon that your account does not own`);
       }
