@@ -78,6 +78,9 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     { category: 'arrows' },
     { tag: 'weather' },
     { category: 'animals-nature', color: 'brown' },
+    // A tag of more than COMMON_TAG_ICONS icons (list-icons.ts reads it the other way), alone and narrowed.
+    { tag: 'has-padding' },
+    { tag: 'has-padding', style: 'bold', license: 'FREE' },
   ];
 
   it.skipIf(skip).each(filters.flatMap((filter) => Object.keys(ORDER_BY).map((sort) => ({ filter, sort }))))(
