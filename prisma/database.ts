@@ -13,6 +13,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { guardAdapterFactory, logAvailabilityChange, QueryGuard } from './query-guard.ts';
+import { pgliteReads, postgresReads, type QueryRunner, type Reads } from './reads.ts';
 import { servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
 import type { DatabaseUnavailableError } from './unavailable.ts';
 import { redactUrl } from '../lib/redact-url.ts';
@@ -48,6 +49,8 @@ export interface Database {
   /** Where the data lives, safe to print (no password). */
   location: string;
   prisma: PrismaClient;
+  /** Hot reads on the driver, behind the same guard as the Prisma client (reads.ts). */
+  reads: Reads;
   /** The adapter factory the WASM schema engine migrates through. */
   migrationAdapter: SqlMigrationAwareDriverAdapterFactory;
   /**
@@ -77,11 +80,19 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     : openPGlite(options.dataDir ?? DEFAULT_DATA_DIR, options.loadDataDir, options.onQuery, options.serving);
 }
 
-/** The factory the Prisma client queries through, guarded when serving (with the guard's `refusal`). */
-function servingFactory(factory: SqlDriverAdapterFactory, capacity: number, serving?: ServingLimits): { factory: SqlDriverAdapterFactory; refusal?: Database['refusal'] } {
+interface Guarded {
+  /** The factory the Prisma client queries through. */
+  factory: SqlDriverAdapterFactory;
+  /** How the reads layer runs its queries: through the same guard. */
+  run?: QueryRunner;
+  refusal?: Database['refusal'];
+}
+
+/** The Prisma client's factory and the reads layer's runner, both behind one guard when serving. */
+function servingFactory(factory: SqlDriverAdapterFactory, capacity: number, serving?: ServingLimits): Guarded {
   if (!serving) return { factory };
   const guard = new QueryGuard({ capacity, maxWaiting: serving.maxWaiting, onChange: logAvailabilityChange });
-  return { factory: guardAdapterFactory(factory, guard), refusal: () => guard.refusal() };
+  return { factory: guardAdapterFactory(factory, guard), run: (query) => guard.run(query), refusal: () => guard.refusal() };
 }
 
 function createClient(adapter: SqlDriverAdapterFactory, onQuery?: (sql: string) => void): PrismaClient {
@@ -97,14 +108,19 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   const parsed = parseIntoClientConfig(url);
   const connectSeconds = (parsed as { connect_timeout?: string }).connect_timeout;
   const config: pg.PoolConfig = { ...parsed, max: poolSize, connectionTimeoutMillis: connectSeconds === undefined ? 10_000 : Number(connectSeconds) * 1000 };
-  // Migrations get a pool without the serving timeouts: they may run long statements.
+  // Migrations get pools of their own, without the serving timeouts: they may run long statements.
   const factory = new PrismaPg(config);
-  const guarded = servingFactory(serving ? new PrismaPg({ ...config, ...servingPoolSettings(parsed, serving) }) : factory, poolSize, serving);
+  // One pool for the Prisma client and the reads layer, so that both share its connections and timeouts.
+  const pool = new pg.Pool(serving ? { ...config, ...servingPoolSettings(parsed, serving) } : config);
+  // An idle connection that fails leaves the pool; the next query opens another (or reports the outage).
+  pool.on('error', () => {});
+  const guarded = servingFactory(new PrismaPg(pool), poolSize, serving);
   const prisma = createClient(guarded.factory, onQuery);
   return {
     kind: 'postgres',
     location: redactUrl(url),
     prisma,
+    reads: postgresReads(pool, { run: guarded.run, onQuery }),
     ...(guarded.refusal && { refusal: guarded.refusal }),
     migrationAdapter: {
       adapterName: factory.adapterName,
@@ -112,7 +128,10 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
       connect: async () => withPoolScripts(await factory.connect()),
       connectToShadowDb: () => connectToShadowPostgres(config),
     },
-    close: () => prisma.$disconnect(),
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
   };
 }
 
@@ -142,6 +161,7 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
       kind: 'pglite',
       location: inMemory ? dataDir : resolve(dataDir),
       prisma,
+      reads: pgliteReads(client, { run: guarded.run, onQuery }),
       migrationAdapter,
       ...(guarded.refusal && { refusal: guarded.refusal }),
       dump: () => client.dumpDataDir('none'),

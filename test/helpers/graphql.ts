@@ -1,19 +1,19 @@
 // Runs GraphQL operations against the catalogue schema in-process, as a given caller.
 import { graphql, type ExecutionResult } from 'graphql';
-import type { PrismaClient } from '../../prisma/generated/client.ts';
+import type { Database } from '../../prisma/database.ts';
 import type { CatalogueContext, Viewer } from '../../resolvers/context.ts';
 import { createCatalogueSchema } from '../../resolvers/schema.ts';
 import { DEFAULT_URL_TEMPLATES } from '../../resolvers/urls.ts';
 
 const schema = createCatalogueSchema();
 
-export function executor(prisma: PrismaClient) {
+export function executor({ prisma, reads }: Pick<Database, 'prisma' | 'reads'>) {
   return async function run<T = Record<string, unknown>>(
     source: string,
     variableValues: Record<string, unknown> = {},
     viewer: Viewer | null = null,
   ): Promise<ExecutionResult<T>> {
-    const contextValue: CatalogueContext = { prisma, viewer, urls: DEFAULT_URL_TEMPLATES };
+    const contextValue: CatalogueContext = { prisma, reads, viewer, urls: DEFAULT_URL_TEMPLATES };
     return (await graphql({ schema, source, variableValues, contextValue })) as ExecutionResult<T>;
   };
 }

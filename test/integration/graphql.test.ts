@@ -55,7 +55,7 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
   beforeAll(async () => {
     if (skip) return;
     database = await createCatalogueCopy(kind, { onQuery: (sql) => statements.push(sql) });
-    run = executor(database.db.prisma);
+    run = executor(database.db);
     const { prisma } = database.db;
     const premium = await prisma.icon.findMany({ where: { premium: true, published: true }, orderBy: { id: 'asc' }, take: 2 });
     ownedSlug = premium[0]!.slug;

@@ -12,11 +12,10 @@ import { catalogueContextOptions } from './options.ts';
 export const useCatalogueContext: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const { urls } = parsePluginOptions(catalogueContextOptions, rawOptions, where);
   const extend = useExtendContext(
-    async (context: RequestCarrier): Promise<CatalogueContext> => ({
-      prisma: (await services.database()).prisma,
-      viewer: services.exchangeOf(context)?.caller?.viewer ?? null,
-      urls,
-    }),
+    async (context: RequestCarrier): Promise<CatalogueContext> => {
+      const { prisma, reads } = await services.database();
+      return { prisma, reads, viewer: services.exchangeOf(context)?.caller?.viewer ?? null, urls };
+    },
   );
   return { name: 'catalogue-context', yoga: [extend as YogaPlugin] };
 };

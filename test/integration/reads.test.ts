@@ -1,0 +1,150 @@
+// The hot-read layer (prisma/reads.ts) on real databases: on PostgreSQL a read is a named
+// prepared statement, parsed once per connection and then reused, with a bounded number of
+// distinct texts; on both drivers it runs behind the Prisma client's own QueryGuard (busy,
+// unreachable, statement timeout), and its values are bound, never spliced into the SQL.
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../prisma/database.ts';
+import { Prisma } from '../../prisma/generated/client.ts';
+import { postgresReads } from '../../prisma/reads.ts';
+import type { ServingLimits } from '../../prisma/serving-limits.ts';
+import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
+import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
+
+const skipPostgres = Boolean(await postgresUnavailable());
+const limits = (overrides: Partial<ServingLimits> = {}): ServingLimits => ({ statementTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 2_000, maxWaiting: 100, ...overrides });
+
+const opened: { close(): Promise<void> }[] = [];
+const proxies: TcpProxy[] = [];
+afterEach(async () => {
+  for (const proxy of proxies.splice(0)) await proxy.stop();
+  await Promise.all(opened.splice(0).map((db) => db.close().catch(() => {})));
+});
+
+async function open(options: Parameters<typeof openDatabase>[0]): Promise<Database> {
+  const db = await openDatabase(options);
+  opened.push(db);
+  return db;
+}
+
+const sleepRead = (db: Database, seconds: number) => db.reads.rows('sleep', Prisma.sql`SELECT 1 AS done FROM pg_sleep(${seconds}::float8)`);
+
+/** How each of `count` concurrent reads ended. */
+async function outcomes(reads: Promise<unknown>[]): Promise<string[]> {
+  return Promise.all(reads.map((read) => read.then(
+    () => 'ok',
+    (error: unknown) => (error instanceof DatabaseUnavailableError ? error.reason : String(error)),
+  )));
+}
+
+const HOSTILE = "x'); DROP TABLE catalogue_probe; --";
+
+async function bindsValues(db: Database): Promise<void> {
+  await db.prisma.$executeRawUnsafe('CREATE TABLE IF NOT EXISTS catalogue_probe (id int)');
+  const rows = await db.reads.rows<{ echoed: string; length: number }>('echo', Prisma.sql`SELECT ${HOSTILE}::text AS echoed, length(${HOSTILE}::text) AS length`);
+  expect(rows).toEqual([{ echoed: HOSTILE, length: HOSTILE.length }]);
+  expect(await db.reads.rows('probe', Prisma.sql`SELECT count(*) AS rows FROM catalogue_probe`)).toEqual([{ rows: 0 }]);
+}
+
+describe('PGlite', () => {
+  it('reads rows with bound values (int8 as numbers), on the Prisma client\'s database', async () => {
+    const db = await open({ dataDir: 'memory://' });
+    await bindsValues(db);
+    expect(await db.reads.rows('ints', Prisma.sql`SELECT ${2}::int8 * 3 AS six, ARRAY[${1}::int8, 2] AS pair`)).toEqual([{ six: 6, pair: [1, 2] }]);
+  });
+
+  it("sits behind the Prisma client's guard: one runs, maxWaiting wait, the others are refused as busy", async () => {
+    const db = await open({ dataDir: 'memory://', serving: limits({ maxWaiting: 2 }) });
+    const results = await outcomes([db.prisma.$queryRawUnsafe('SELECT pg_sleep(0.2)'), ...Array.from({ length: 7 }, () => sleepRead(db, 0.2))]);
+    expect(results.filter((outcome) => outcome === 'ok')).toHaveLength(3);
+    expect(results.filter((outcome) => outcome === 'busy')).toHaveLength(5);
+    expect(await sleepRead(db, 0)).toEqual([{ done: 1 }]);
+  });
+});
+
+describe.skipIf(skipPostgres)('PostgreSQL', () => {
+  /** The prepared statements of the one connection of a pool of one, as the reads layer sees them. */
+  const preparedOn = (db: Database) =>
+    db.reads.rows<{ name: string; statement: string; executions: number }>(
+      'prepared',
+      Prisma.sql`SELECT name, statement, generic_plans + custom_plans AS executions FROM pg_prepared_statements WHERE statement NOT LIKE '%pg_prepared_statements%' ORDER BY name`,
+    );
+
+  it('reads rows with bound values (int8 as numbers)', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1 });
+    await bindsValues(db);
+    expect(await db.reads.rows('ints', Prisma.sql`SELECT ${2}::int8 * 3 AS six, ARRAY[${1}::int8, 2] AS pair`)).toEqual([{ six: 6, pair: [1, 2] }]);
+  });
+
+  it('prepares a statement once per connection and reuses it for other values; one name per text', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1 });
+    for (const value of [1, 2, 3]) expect(await db.reads.rows('plus', Prisma.sql`SELECT ${value}::int + 1 AS next`)).toEqual([{ next: value + 1 }]);
+    await db.reads.rows('plus', Prisma.sql`SELECT ${1}::int + 2 AS next`);
+    const prepared = await preparedOn(db);
+    expect(prepared.map(({ statement, executions }) => ({ statement, executions }))).toEqual(
+      expect.arrayContaining([
+        { statement: 'SELECT $1::int + 1 AS next', executions: 3 },
+        { statement: 'SELECT $1::int + 2 AS next', executions: 1 },
+      ]),
+    );
+    const names = prepared.filter(({ statement }) => statement.includes('AS next')).map(({ name }) => name);
+    expect(names).toHaveLength(2);
+    for (const name of names) expect(name).toMatch(/^plus_/);
+  });
+
+  it('prepares at most maxPrepared distinct texts, and runs the others unnamed', async () => {
+    const pool = new pg.Pool({ connectionString: ADMIN_URL, max: 1 });
+    opened.push({ close: () => pool.end() });
+    const reads = postgresReads(pool, { maxPrepared: 2 });
+    for (const n of [1, 2, 3, 4]) expect(await reads.rows('n', Prisma.sql`SELECT ${n}::int AS ${Prisma.raw(`n${n}`)}`)).toEqual([{ [`n${n}`]: n }]);
+    const { rows } = await pool.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement');
+    expect(rows.map(({ statement }) => statement)).toEqual(['SELECT $1::int AS n1', 'SELECT $1::int AS n2']);
+  });
+
+  it("sits behind the Prisma client's guard: the pool runs, maxWaiting wait, the others are refused at once as busy", async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 2, serving: limits({ maxWaiting: 2 }) });
+    const prismaSleeps = outcomes([0, 1].map(() => db.prisma.$queryRawUnsafe('SELECT 1 AS done FROM pg_sleep(0.4)')));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the Prisma client's queries hold both connections
+    const started = performance.now();
+    const reads = Array.from({ length: 4 }, () => sleepRead(db, 0.1));
+    expect(await outcomes(reads.slice(2))).toEqual(['busy', 'busy']);
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(await outcomes(reads.slice(0, 2))).toEqual(['ok', 'ok']);
+    expect(await prismaSleeps).toEqual(['ok', 'ok']);
+  });
+
+  it("applies the serving pool's statement timeout", async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1, serving: limits({ statementTimeoutMs: 200, queryTimeoutMs: 5_000 }) });
+    const error = await sleepRead(db, 3).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect((error as DatabaseUnavailableError).reason).toBe('timeout');
+    expect(await sleepRead(db, 0)).toEqual([{ done: 1 }]);
+  });
+
+  it('is refused at once while the guard knows the database unreachable, and reads again when it answers', async () => {
+    const admin = new URL(ADMIN_URL);
+    const proxy = await new TcpProxy(admin.hostname, Number(admin.port || 5432)).start();
+    proxies.push(proxy);
+    const url = new URL(ADMIN_URL);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const db = await open({ url: url.toString(), poolSize: 2, serving: limits({ statementTimeoutMs: 0, queryTimeoutMs: 500, connectTimeoutMs: 500 }) });
+    expect(await sleepRead(db, 0)).toEqual([{ done: 1 }]);
+
+    proxy.stall();
+    const first = await sleepRead(db, 0).catch((caught: unknown) => caught);
+    expect((first as DatabaseUnavailableError).reason).toBe('unreachable');
+    // Found by a read, known to the Prisma client too, and the other way round.
+    const started = performance.now();
+    expect(await outcomes([db.prisma.$queryRawUnsafe('SELECT 2'), sleepRead(db, 0)])).toEqual(['unreachable', 'unreachable']);
+    expect(performance.now() - started).toBeLessThan(100);
+
+    proxy.resume();
+    const deadline = Date.now() + 10_000;
+    let answer: unknown;
+    while (answer === undefined && Date.now() < deadline) {
+      answer = await sleepRead(db, 0).catch(() => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)));
+    }
+    expect(answer).toEqual([{ done: 1 }]);
+  });
+});
