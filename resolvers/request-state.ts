@@ -13,7 +13,7 @@ const states = new WeakMap<CatalogueContext, RequestState>();
 export function requestState(context: CatalogueContext): RequestState {
   let state = states.get(context);
   if (!state) {
-    state = { ...createIconLoaders(context.prisma), ownership: createOwnershipLoader(context.prisma, context.viewer) };
+    state = { ...createIconLoaders(context.reads), ownership: createOwnershipLoader(context.reads, context.viewer) };
     states.set(context, state);
   }
   return state;

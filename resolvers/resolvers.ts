@@ -24,7 +24,7 @@ interface SearchArgs extends ListArgs {
 
 async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page, perPage }: { page: number; perPage: number }) {
   return {
-    data: await loadIconsInOrder(context.prisma, ids),
+    data: await loadIconsInOrder(context.reads, ids),
     meta: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
   };
 }
@@ -43,7 +43,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       return toPage(context, ids, paging);
     },
     async icon(_root, { ref }: { ref: string }, context) {
-      const detail = await loadIconDetail(context.prisma, ref, context.viewer?.accountId ?? null);
+      const detail = await loadIconDetail(context.reads, ref, context.viewer?.accountId ?? null);
       if (!detail) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
       primeIconDetail(context, detail);
       const { icon } = detail;
@@ -52,8 +52,8 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       }
       return icon;
     },
-    categories: (_root, _args, context) => listCategories(context.prisma),
-    tags: (_root, _args, context) => listTags(context.prisma),
+    categories: (_root, _args, context) => listCategories(context.reads),
+    tags: (_root, _args, context) => listTags(context.reads),
   },
 
   Icon: {

@@ -5,8 +5,9 @@
 // resolvers find in the same loaders, primed (a single-icon miss was three statements, and the
 // statements' fixed cost, Prisma's and the driver's, was most of the gateway's work).
 import DataLoader from 'dataloader';
-import type { Icon, IconSet, PrismaClient } from '../../prisma/generated/client.ts';
+import type { Icon, IconSet } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
+import type { Reads } from '../../prisma/reads.ts';
 
 /** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
 export type IconRecord = Pick<
@@ -83,9 +84,9 @@ function toRecord(row: IconRow): IconRecord {
 }
 
 /** Published icons by id, in the order of `ids` (ids that are not published are left out). */
-export async function loadIconsInOrder(prisma: PrismaClient, ids: readonly number[]): Promise<IconRecord[]> {
+export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Promise<IconRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await prisma.$queryRaw<IconRow[]>(Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${[...ids]}::int[]) AND i.published`);
+  const rows = await reads.rows<IconRow>('icons_by_id', Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${[...ids]}::int[]) AND i.published`);
   const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -113,17 +114,11 @@ interface IconDetailRow extends IconRow {
   body: string | null;
 }
 
-/** A statement with the name it is prepared under, so that a hot read is built in one place. */
-export interface NamedRead {
-  name: string;
-  sql: Prisma.Sql;
-}
-
 /**
  * The single icon's one statement, by numeric id or slug. Tags come as one JSON array in the
  * order the tags loader gives them (name, then slug).
  */
-export function iconDetailRead(ref: string, accountId: number | null): NamedRead {
+function iconDetailRead(ref: string, accountId: number | null): { name: string; sql: Prisma.Sql } {
   const byId = /^\d{1,9}$/.test(ref);
   const condition = byId ? Prisma.sql`i.id = ${Number(ref)}` : Prisma.sql`i.slug = ${ref}`;
   return {
@@ -140,18 +135,20 @@ export function iconDetailRead(ref: string, accountId: number | null): NamedRead
 }
 
 /** One published icon by numeric id or slug, with its tags, its markup when the caller may have it, and the caller's ownership. */
-export async function loadIconDetail(prisma: PrismaClient, ref: string, accountId: number | null): Promise<IconDetail | undefined> {
+export async function loadIconDetail(reads: Reads, ref: string, accountId: number | null): Promise<IconDetail | undefined> {
   if (ref.includes('\u0000')) return undefined; // no slug has one, and PostgreSQL text cannot
-  const [row] = await prisma.$queryRaw<IconDetailRow[]>(iconDetailRead(ref, accountId).sql);
+  const { name, sql } = iconDetailRead(ref, accountId);
+  const [row] = await reads.rows<IconDetailRow>(name, sql);
   if (!row) return undefined;
   const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as [number, string, string][]) : row.tags;
   return { icon: toRecord(row), tags: tags.map(([tagId, slug, name]) => ({ slug, name, tagId })), owned: row.owned, body: row.body };
 }
 
-export function createIconLoaders(prisma: PrismaClient) {
+export function createIconLoaders(reads: Reads) {
   return {
     tags: new DataLoader<number, TagRecord[]>(async (iconIds) => {
-      const rows = await prisma.$queryRaw<{ icon_id: number; tag_id: number; slug: string; name: string }[]>(
+      const rows = await reads.rows<{ icon_id: number; tag_id: number; slug: string; name: string }>(
+        'tags_of_icons',
         Prisma.sql`SELECT it.icon_id, t.id AS tag_id, t.slug, t.name FROM icon_tags it JOIN tags t ON t.id = it.tag_id
                    WHERE it.icon_id = ANY(${[...iconIds]}::int[]) ORDER BY t.name, t.slug`,
       );
@@ -164,7 +161,8 @@ export function createIconLoaders(prisma: PrismaClient) {
       return iconIds.map((id) => byIcon.get(id) ?? []);
     }),
     tagIconCounts: new DataLoader<number, number>(async (tagIds) => {
-      const rows = await prisma.$queryRaw<{ tag_id: number; n: bigint }[]>(
+      const rows = await reads.rows<{ tag_id: number; n: bigint | number }>(
+        'tag_icon_counts',
         Prisma.sql`SELECT it.tag_id, count(*) AS n FROM icon_tags it JOIN icons i ON i.id = it.icon_id AND i.published
                    WHERE it.tag_id = ANY(${[...tagIds]}::int[]) GROUP BY it.tag_id`,
       );
@@ -172,7 +170,8 @@ export function createIconLoaders(prisma: PrismaClient) {
       return tagIds.map((id) => counts.get(id) ?? 0);
     }),
     bodies: new DataLoader<number, string>(async (iconIds) => {
-      const rows = await prisma.$queryRaw<{ id: number; body: string }[]>(
+      const rows = await reads.rows<{ id: number; body: string }>(
+        'icon_bodies',
         Prisma.sql`SELECT id, body FROM icons WHERE id = ANY(${[...iconIds]}::int[])`,
       );
       const bodies = new Map(rows.map((row) => [row.id, row.body]));
