@@ -12,6 +12,28 @@ declare module 'autocannon' {
       /** Seconds to wait for a response before counting a timeout. */
       timeout?: number;
       title?: string;
+      /** Requests sent in turn by each connection (instead of `url`'s path every time). */
+      requests?: Request[];
+      /** Called with each connection's client once it is created. */
+      setupClient?: (client: Client) => void;
+    }
+
+    interface Client {
+      /** Replaces the requests this connection sends in turn. */
+      setRequests(requests: Request[]): void;
+    }
+
+    interface RequestParams {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+    }
+
+    interface Request extends RequestParams {
+      /** Called before each request is built; returns the request to send. */
+      setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
+      /** Called with every response: status, body, context, and headers (lowercased names). */
+      onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => void;
     }
 
     interface Histogram {

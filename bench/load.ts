@@ -1,8 +1,11 @@
 // One measurement: autocannon against one URL, a warm-up run first (discarded except for its
 // status codes), then the measured run. Latency percentiles come from every response's own
 // time in fractional milliseconds (autocannon's histogram keeps whole milliseconds only, which
-// reads 0 ms for most of a fast server's responses).
+// reads 0 ms for most of a fast server's responses). Every response's X-Cache header is
+// counted. With `nextPath`, every request (all connections together) takes the next path it
+// gives (autocannon's setupRequest), instead of repeating `url`'s.
 import autocannon from 'autocannon';
+import { type CacheCounts, countCacheHeader, emptyCacheCounts, headerValue } from './cache-header.ts';
 
 export interface LoadOptions {
   url: string;
@@ -10,6 +13,8 @@ export interface LoadOptions {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** The path of each request, for distinct-URL scenarios (else `url`'s own, every time). */
+  nextPath?: () => string;
 }
 
 export interface RunStats {
@@ -27,6 +32,8 @@ export interface RunStats {
   timeouts: number;
   /** Status code -> count, warm-up included. */
   statusCodes: Record<string, number>;
+  /** X-Cache values of the measured run's responses. */
+  cache: CacheCounts;
 }
 
 function run(options: autocannon.Options, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
@@ -42,8 +49,33 @@ export function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
+/** One request definition: the next path on each request when given, and the X-Cache of each response counted. */
+function requestDefinition(nextPath: (() => string) | undefined, cache: { counts: CacheCounts }): autocannon.Request {
+  return {
+    method: 'GET',
+    onResponse: (_status, _body, _context, headers) => countCacheHeader(cache.counts, headerValue(headers, 'x-cache')),
+    ...(nextPath && {
+      setupRequest: (request) => {
+        request.path = nextPath();
+        return request;
+      },
+    }),
+  };
+}
+
 export async function measure(options: LoadOptions): Promise<RunStats> {
-  const common = { url: options.url, headers: options.headers, connections: options.connections, timeout: 10 };
+  const cache = { counts: emptyCacheCounts() };
+  const path = new URL(options.url).pathname + new URL(options.url).search;
+  const common: autocannon.Options = {
+    url: options.url,
+    headers: options.headers,
+    connections: options.connections,
+    timeout: 10,
+    requests: [{ method: 'GET', path }],
+    // Each connection its own request object: autocannon keeps the built request on the
+    // object, so connections sharing one would all send the last one built as their first.
+    setupClient: (client) => client.setRequests([{ path, ...requestDefinition(options.nextPath, cache) }]),
+  };
   const statusCodes: Record<string, number> = {};
   let non2xx = 0;
   let errors = 0;
@@ -57,6 +89,7 @@ export async function measure(options: LoadOptions): Promise<RunStats> {
 
   if (options.warmupSeconds > 0) count(await run({ ...common, duration: options.warmupSeconds }));
 
+  cache.counts = emptyCacheCounts(); // the measured run's only
   const latencies: number[] = [];
   const result = await run({ ...common, duration: options.seconds }, (ms) => latencies.push(ms));
   count(result);
@@ -73,5 +106,6 @@ export async function measure(options: LoadOptions): Promise<RunStats> {
     errors,
     timeouts,
     statusCodes,
+    cache: cache.counts,
   };
 }

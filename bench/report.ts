@@ -4,13 +4,23 @@
 // a second table: this checkout's gateway ("new") against that commit's ("old"), same rounds.
 import { existsSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
+import { hitRate } from './cache-header.ts';
+import type { ProcessMemory } from './children.ts';
 import type { RunStats } from './load.ts';
+import type { UrlSource } from './url-source.ts';
 
 export interface Scenario {
+  /** Its name in BENCH_SCENARIOS. */
+  id: string;
   /** Shown in the table. */
   label: string;
-  /** Path and query, as sent to both servers. */
+  /**
+   * Path and query, as sent to both servers; with `urls`, the one representative request the
+   * plain servers answer (and the gateway's answer to it, which they replay).
+   */
   path: string;
+  /** Distinct-URL and Zipf scenarios: where each request to a gateway takes its URL from. */
+  urls?: UrlSource;
   /** Goal: gateway req/s at least this share of plain req/s. */
   minRatio?: number;
   /** Qualifies the goal, for example "on the demo catalogue". */
@@ -31,6 +41,17 @@ export interface ScenarioResult {
   plainBodyOnly?: RunStats;
   /** The gateway of BENCH_COMPARE_REF, measured in the same rounds. */
   compared?: ComparedResult;
+  /** Long-tail (`urls`) scenarios: the gateways' memory once the scenario's rounds are done, and their use of the list. */
+  longTail?: LongTailFigures;
+}
+
+export interface LongTailFigures {
+  memory?: ProcessMemory;
+  oldMemory?: ProcessMemory;
+  /** URLs the gateway was sent in the whole run (warm-up included). */
+  urlsTaken: number;
+  /** Times its list was used up and begun again (then URLs repeat: read the hit rate). */
+  wraps: number;
 }
 
 export interface ComparedResult {
@@ -72,6 +93,8 @@ export interface RunContext {
   gateway: string;
   /** What new and old are, and the old gateway's start and memory (BENCH_COMPARE_REF only). */
   compared?: string;
+  /** How the long-tail scenarios' URL lists came out. */
+  longTail?: string[];
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -101,10 +124,12 @@ export function evaluateGoals(results: ScenarioResult[], isDemoCatalogue: boolea
       informational: !isDemoCatalogue,
     });
   }
-  const slow = results.filter((result) => !(result.gateway.p99 < P99_GOAL_MS));
-  const worst = results.reduce<ScenarioResult | undefined>((acc, result) => (!acc || result.gateway.p99 > acc.gateway.p99 ? result : acc), undefined);
+  // The 20 ms p99 is a goal of the repeated-URL scenarios (issue 5); the long tail has its own (issue 12).
+  const repeated = results.filter((result) => !result.scenario.urls);
+  const slow = repeated.filter((result) => !(result.gateway.p99 < P99_GOAL_MS));
+  const worst = repeated.reduce<ScenarioResult | undefined>((acc, result) => (!acc || result.gateway.p99 > acc.gateway.p99 ? result : acc), undefined);
   goals.push({
-    text: `gateway p99 under ${P99_GOAL_MS} ms on every scenario`,
+    text: `gateway p99 under ${P99_GOAL_MS} ms on every repeated-URL scenario`,
     met: slow.length === 0,
     detail: slow.length
       ? `over on ${slow.map((result) => `${result.scenario.label} (${formatMs(result.gateway.p99)} ms)`).join(', ')}`
@@ -145,41 +170,81 @@ function markdownTable(header: string[], rows: string[][], rightAligned: boolean
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
+/** Share of responses served from the gateway's cache (X-Cache HIT or STALE), "n/a" without the header. */
+export const formatHitRate = (stats: RunStats) => {
+  const rate = hitRate(stats.cache);
+  return Number.isFinite(rate) ? `${(rate * 100).toFixed(rate > 0 && rate < 0.001 ? 2 : 1)} %` : 'n/a';
+};
+/** Non-2xx responses, connection errors and timeouts together. */
+const failures = (stats: RunStats) => formatInt(stats.non2xx + stats.errors + stats.timeouts);
+/** Marks the scenarios whose plain figures are of one representative response. */
+export const REPRESENTATIVE_MARK = '†';
+export const REPRESENTATIVE_NOTE = `${REPRESENTATIVE_MARK} A different URL on every gateway request (see the long-tail table); the plain server answers one representative request of the list (its last URL, the gateway's response to it), repeated: the ratio compares a miss with the cost of sending a response.`;
+const labelOf = (scenario: Scenario) => (scenario.urls ? `${scenario.label} ${REPRESENTATIVE_MARK}` : scenario.label);
+
 export function resultsTable(results: ScenarioResult[]): string {
   const bodyOnly = results.some((result) => result.plainBodyOnly);
-  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio', ...(bodyOnly ? ['minimal-headers plain req/s', 'ratio to it'] : [])];
+  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'X-Cache hits', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio', ...(bodyOnly ? ['minimal-headers plain req/s', 'ratio to it'] : [])];
   const rows = results.map((result) => [
-    result.scenario.label,
+    labelOf(result.scenario),
     `${formatInt(result.bodyBytes)} B`,
     formatInt(result.gateway.requestsPerSecond),
     formatMs(result.gateway.p50),
     formatMs(result.gateway.p99),
+    formatMs(result.gateway.max),
+    failures(result.gateway),
+    formatHitRate(result.gateway),
     formatInt(result.plain.requestsPerSecond),
     formatMs(result.plain.p50),
     formatMs(result.plain.p99),
     formatRatio(ratioOf(result.gateway, result.plain)),
     ...(bodyOnly ? (result.plainBodyOnly ? [formatInt(result.plainBodyOnly.requestsPerSecond), formatRatio(ratioOf(result.gateway, result.plainBodyOnly))] : ['', '']) : []),
   ]);
-  return markdownTable(header, rows, [false, ...header.slice(1).map(() => true)]);
+  const table = markdownTable(header, rows, [false, ...header.slice(1).map(() => true)]);
+  return results.some((result) => result.scenario.urls) ? `${table}\n\n${REPRESENTATIVE_NOTE}` : table;
 }
 
-const latencies = (stats: RunStats) => `${formatMs(stats.p50)} / ${formatMs(stats.p99)}`;
+const megabytes = (kb: number | undefined) => (kb === undefined ? 'n/a' : formatInt(kb / 1024));
+
+/** The long-tail scenarios: their URLs, how many the gateway was sent, and its memory after each; empty without them. */
+export function longTailTable(results: ScenarioResult[]): string {
+  const rows = results.filter((result) => result.scenario.urls && result.longTail);
+  if (!rows.length) return '';
+  const old = rows.some((result) => result.longTail!.oldMemory);
+  const header = ['long-tail scenario', 'URLs', 'sent to the gateway', 'list restarted', 'RSS after, MB', 'peak RSS, MB', ...(old ? ['old RSS after, MB', 'old peak, MB'] : [])];
+  const body = rows.map((result) => {
+    const figures = result.longTail!;
+    return [
+      result.scenario.label,
+      result.scenario.urls!.describe,
+      formatInt(figures.urlsTaken),
+      figures.wraps ? `${formatInt(figures.wraps)} times` : 'no',
+      megabytes(figures.memory?.rssKb),
+      megabytes(figures.memory?.peakKb),
+      ...(old ? [megabytes(figures.oldMemory?.rssKb), megabytes(figures.oldMemory?.peakKb)] : []),
+    ];
+  });
+  return markdownTable(header, body, header.map((_, column) => column > 1 && column !== 3));
+}
+
+const latencies = (stats: RunStats) => `${formatMs(stats.p50)} / ${formatMs(stats.p99)} / ${formatMs(stats.max)}`;
 
 /** New (this checkout's gateway) against old (BENCH_COMPARE_REF's), per scenario; empty without a comparison. */
 export function comparisonTable(results: ScenarioResult[]): string {
   const compared = results.flatMap((result) => (result.compared ? [{ result, old: result.compared }] : []));
   if (!compared.length) return '';
-  const header = ['scenario', 'new req/s', 'old req/s', 'new/old', 'new/old per round', 'new p50 / p99 ms', 'old p50 / p99 ms', 'new/plain', 'old/plain', 'flag'];
+  const header = ['scenario', 'new req/s', 'old req/s', 'new/old', 'new/old per round', 'new p50 / p99 / max ms', 'old p50 / p99 / max ms', 'new / old X-Cache hits', 'new/plain', 'old/plain', 'flag'];
   const rows = compared.map(({ result, old }) => {
     const newOld = ratioOf(result.gateway, old.stats);
     return [
-      result.scenario.label,
+      labelOf(result.scenario),
       formatInt(result.gateway.requestsPerSecond),
       formatInt(old.stats.requestsPerSecond),
       formatRatio(newOld),
       old.roundRatios.map(formatRatio).join(' '),
       latencies(result.gateway),
       latencies(old.stats),
+      `${formatHitRate(result.gateway)} / ${formatHitRate(old.stats)}`,
       formatRatio(ratioOf(result.gateway, result.plain)),
       formatRatio(ratioOf(old.stats, result.plain)),
       slowerFlag(newOld),
@@ -268,9 +333,11 @@ export async function appendResults(file: string, context: RunContext, results: 
     `- Profile: ${context.profile}; catalogue: ${context.catalogue}`,
     `- Gateway: ${context.gateway}`,
     ...(context.compared ? [`- Compared: ${context.compared}`] : []),
+    ...(context.longTail ?? []).map((note) => `- Long tail: ${note}`),
     '',
     resultsTable(results),
     '',
+    ...(longTailTable(results) ? [longTailTable(results), ''] : []),
     ...(context.compared ? [comparisonTable(results), '', comparisonVerdict(results), ''] : []),
     problems.lines.length ? 'Goals (not valid: the run had errors):' : 'Goals:',
     '',

@@ -9,7 +9,15 @@
 //    bench/plain-server.ts with the second response's headers and body (the goals' baseline),
 //    and a second one that sends the body with minimal headers (the baseline of the runs before
 //    2026-11-22 04:30 UTC, shown for comparison).
-// 3. Drives them with autocannon, warm-up then measured run, rotating which goes first.
+//    With long-tail scenarios (issue 12), first reads the catalogue's vocabulary from the same
+//    database (bench/vocabulary.ts; embedded, before the gateway holds the directory) and
+//    generates their URL lists from it with fixed seeds (bench/long-tail.ts).
+// 3. Drives them with autocannon, warm-up then measured run, rotating which goes first. In a
+//    long-tail scenario every request to a gateway, across all connections, takes the next URL
+//    of one shared list (each gateway its own cursor, kept through all rounds, so it never sees
+//    a URL twice until the list is used up); the plain servers answer one representative URL of
+//    the list. Every response's X-Cache is counted (the hit rate of each scenario), and the
+//    gateways' memory (VmRSS, VmHWM) is read after each long-tail scenario.
 // 4. Prints the table and the goals, appends them to bench/RESULTS.md, stops the children.
 //
 // With BENCH_COMPARE_REF=<git ref>, the gateway of that commit runs too, as a third server
@@ -23,6 +31,14 @@
 // scenario, the median ratio kept; default 3), BENCH_KEY_LIMIT (hourly limit of a new bench
 // key, default 100000000), BENCH_BODY_ONLY (0 skips the minimal-headers baseline; default 1),
 // BENCH_COMPARE_REF (a commit whose gateway to measure beside this checkout's; default none).
+// BENCH_BODY_ONLY defaults to 0 since issue 12 (1 adds the minimal-headers baseline back).
+// Issue 12: BENCH_SCENARIOS (comma-separated scenario ids, or the groups "cached" and
+// "long-tail"; default all): cached: icon, icons, icons-svg, search-home, search-arrow-left,
+// categories, graphql; long-tail: search-miss, single-miss, list-miss, search-zipf.
+// BENCH_SEARCH_QUERIES (distinct search queries, also the Zipf mix's list; default 12000),
+// BENCH_SINGLE_ICONS (distinct icons; default 100000, at most the catalogue's free icons),
+// BENCH_LIST_URLS (distinct list pages; default 15000), BENCH_ZIPF_S (the Zipf mix's exponent;
+// default 1), BENCH_SEED (seed of the generated lists; default 12).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,7 +47,12 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative } from 'node:path';
 import { mustSucceed, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { copyDataDirectory, describeTarget, describeThisCheckout, prepareComparedBuild, resolveCompareTarget, type ComparedBuild, type CompareTarget } from './compare.ts';
+import { hitRate } from './cache-header.ts';
 import { measure, type RunStats } from './load.ts';
+import { LONG_TAIL_IDS, longTailScenarios, type LongTailSettings } from './long-tail.ts';
+import { longTailGoals } from './long-tail-goals.ts';
+import type { UrlCursor } from './url-source.ts';
+import { readVocabulary } from './vocabulary.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { GATEWAY_BUNDLE, gatewayNodeArgs } from '../lib/start-command.ts';
 import {
@@ -41,14 +62,17 @@ import {
   errorBanner,
   evaluateGoals,
   findProblems,
+  formatHitRate,
   formatInt,
   formatMs,
   formatRatio,
   goalLines,
+  longTailTable,
   ratioOf,
   resultsTable,
   slowerFlag,
   type GatewayFigures,
+  type LongTailFigures,
   type RunContext,
   type Scenario,
   type ScenarioResult,
@@ -92,8 +116,36 @@ const settings = {
   connections: numberSetting('BENCH_CONNECTIONS', 10, { min: 1, integer: true }),
   keyLimit: numberSetting('BENCH_KEY_LIMIT', 100_000_000, { min: 1, integer: true }),
   rounds: numberSetting('BENCH_ROUNDS', 3, { min: 1, integer: true }),
-  bodyOnly: numberSetting('BENCH_BODY_ONLY', 1, { min: 0, integer: true }) > 0,
+  bodyOnly: numberSetting('BENCH_BODY_ONLY', 0, { min: 0, integer: true }) > 0,
 };
+
+const longTailSettings: LongTailSettings = {
+  searchQueries: numberSetting('BENCH_SEARCH_QUERIES', 12_000, { min: 1, integer: true }),
+  singleIcons: numberSetting('BENCH_SINGLE_ICONS', 100_000, { min: 1, integer: true }),
+  listUrls: numberSetting('BENCH_LIST_URLS', 15_000, { min: 1, integer: true }),
+  zipfS: numberSetting('BENCH_ZIPF_S', 1, { min: 0 }),
+  seed: numberSetting('BENCH_SEED', 12, { min: 0, integer: true }),
+};
+
+const CACHED_IDS = ['icon', 'icons', 'icons-svg', 'search-home', 'search-arrow-left', 'categories', 'graphql'] as const;
+
+/** BENCH_SCENARIOS as a set of scenario ids (default: all). */
+function selectedScenarios(): Set<string> {
+  const text = process.env.BENCH_SCENARIOS?.trim();
+  if (!text) return new Set([...CACHED_IDS, ...LONG_TAIL_IDS]);
+  const groups: Record<string, readonly string[]> = { cached: CACHED_IDS, 'long-tail': LONG_TAIL_IDS };
+  const known = new Set<string>([...CACHED_IDS, ...LONG_TAIL_IDS]);
+  const selected = new Set<string>();
+  for (const name of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    if (groups[name]) for (const id of groups[name]) selected.add(id);
+    else if (known.has(name)) selected.add(name);
+    else throw new Error(`BENCH_SCENARIOS: unknown scenario "${name}" (known: cached, long-tail, ${[...known].join(', ')})`);
+  }
+  return selected;
+}
+
+const selected = selectedScenarios();
+const wanted = (id: string) => selected.has(id);
 
 const compareRef = process.env.BENCH_COMPARE_REF || undefined;
 
@@ -115,16 +167,18 @@ const rel = (path: string) => relative(process.cwd(), path) || '.';
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
-function scenarios(iconSlug: string): Scenario[] {
-  return [
-    { label: `/icons/${iconSlug}`, path: `/icons/${encodeURIComponent(iconSlug)}`, minRatio: 0.4 },
-    { label: '/icons', path: '/icons', minRatio: 0.25 },
-    { label: '/icons?per_page=100&include_svg=1', path: '/icons?per_page=100&include_svg=1' },
-    { label: '/search?q=home', path: '/search?q=home', minRatio: 0.1, goalScope: 'demo catalogue', iconifyRps: 850 },
-    { label: '/search?q=arrow%20left', path: '/search?q=arrow%20left', iconifyRps: 330 },
-    { label: '/categories', path: '/categories', minRatio: 0.4 },
-    { label: `GraphQL ${GRAPHQL_QUERY}`, path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
+/** The repeated-URL scenarios (one URL each, mostly cache hits) that BENCH_SCENARIOS selects. */
+function cachedScenarios(iconSlug: string): Scenario[] {
+  const all: Scenario[] = [
+    { id: 'icon', label: `/icons/${iconSlug}`, path: `/icons/${encodeURIComponent(iconSlug)}`, minRatio: 0.4 },
+    { id: 'icons', label: '/icons', path: '/icons', minRatio: 0.25 },
+    { id: 'icons-svg', label: '/icons?per_page=100&include_svg=1', path: '/icons?per_page=100&include_svg=1' },
+    { id: 'search-home', label: '/search?q=home', path: '/search?q=home', minRatio: 0.1, goalScope: 'demo catalogue', iconifyRps: 850 },
+    { id: 'search-arrow-left', label: '/search?q=arrow%20left', path: '/search?q=arrow%20left', iconifyRps: 330 },
+    { id: 'categories', label: '/categories', path: '/categories', minRatio: 0.4 },
+    { id: 'graphql', label: `GraphQL ${GRAPHQL_QUERY}`, path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
   ];
+  return all.filter((scenario) => wanted(scenario.id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,7 +390,7 @@ async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons
 }
 
 function commandLine(): string {
-  const vars = ['BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'BENCH_COMPARE_REF', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
+  const vars = ['BENCH_SCENARIOS', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'BENCH_COMPARE_REF', 'BENCH_SEARCH_QUERIES', 'BENCH_SINGLE_ICONS', 'BENCH_LIST_URLS', 'BENCH_ZIPF_S', 'BENCH_SEED', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
     .filter((name) => process.env[name])
     .map((name) => {
       const value = process.env[name]!;
@@ -370,7 +424,7 @@ function assertAnswered(scenario: Scenario, fetched: Fetched, summary: string, s
 }
 
 /** The scenarios (with the icon the catalogue has) and the gateway's answers to them, replayed by the plain servers. */
-async function captureScenarios(gateway: ServerChild, key: string): Promise<{ list: Scenario[]; captured: Map<string, Captured> }> {
+async function captureScenarios(gateway: ServerChild, key: string, longTail: Scenario[]): Promise<{ list: Scenario[]; captured: Map<string, Captured> }> {
   let iconSlug = DEFAULT_ICON;
   const icon = await get(gateway.url, `/icons/${DEFAULT_ICON}`, key);
   if (icon.status !== 200) {
@@ -380,13 +434,13 @@ async function captureScenarios(gateway: ServerChild, key: string): Promise<{ li
     iconSlug = first.slug;
     log(`  /icons/${DEFAULT_ICON} answered ${icon.status}; using the free icon ${iconSlug}`);
   }
-  const list = scenarios(iconSlug);
+  const list = [...cachedScenarios(iconSlug), ...longTail];
   const captured = new Map<string, Captured>();
   log('Scenarios (from the gateway; the second response is the one replayed, as measured requests are served):');
   for (const scenario of list) {
     const fetched = await secondResponse(gateway, scenario.path, key);
     const summary = summarize(json(fetched));
-    log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${summary}`);
+    log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${summary}${scenario.urls ? ` (representative: ${scenario.path})` : ''}`);
     assertAnswered(scenario, fetched, summary, 'gateway');
     captured.set(scenario.path, { body: fetched.body, headers: replayedHeaders(fetched), summary });
   }
@@ -463,9 +517,11 @@ function keptRound(rounds: RoundStats[], servers: MeasuredServers): RoundStats {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-function describe(server: string, stats: RunStats): string {
+/** One server's figures; the X-Cache hit rate for gateways only (a plain server replays the header it captured). */
+function describe(server: string, stats: RunStats, isGateway = true): string {
   const bad = stats.non2xx + stats.errors + stats.timeouts;
-  return `${server} ${formatInt(stats.requestsPerSecond).padStart(6)} req/s p50 ${formatMs(stats.p50)} p99 ${formatMs(stats.p99)} ms${bad ? `  <-- ${formatInt(bad)} ERRORS` : ''}`;
+  const hits = isGateway ? hitRate(stats.cache) : NaN;
+  return `${server} ${formatInt(stats.requestsPerSecond).padStart(6)} req/s p50 ${formatMs(stats.p50)} p99 ${formatMs(stats.p99)} max ${formatMs(stats.max)} ms${Number.isFinite(hits) ? `, X-Cache hits ${formatHitRate(stats)}` : ''}${bad ? `  <-- ${formatInt(bad)} ERRORS` : ''}`;
 }
 
 function logScenarioResult(result: ScenarioResult, position: string): void {
@@ -478,22 +534,39 @@ function logScenarioResult(result: ScenarioResult, position: string): void {
     const flag = slowerFlag(newOld);
     log(`        ${describe('old    ', compared.stats)}   new/old ${formatRatio(newOld)}${rounds}${flag ? `  <-- ${flag}` : ''}`);
   }
-  log(`        ${describe('plain  ', plain)}   ratio ${formatRatio(ratioOf(gateway, plain))}`);
-  if (plainBodyOnly) log(`        ${describe('minimal', plainBodyOnly)}   ratio ${formatRatio(ratioOf(gateway, plainBodyOnly))} (plain with minimal headers)`);
+  log(`        ${describe('plain  ', plain, false)}   ratio ${formatRatio(ratioOf(gateway, plain))}`);
+  if (plainBodyOnly) log(`        ${describe('minimal', plainBodyOnly, false)}   ratio ${formatRatio(ratioOf(gateway, plainBodyOnly))} (plain with minimal headers)`);
 }
 
 async function measureScenarios(servers: MeasuredServers, list: Scenario[], captured: Map<string, Captured>, key: string): Promise<ScenarioResult[]> {
   // Measurements: rotate which server goes first, so none always runs on a warmer machine.
   const headers = { 'x-api-key': key };
-  const load = (server: ServerChild, path: string, { seconds = settings.seconds } = {}) =>
-    measure({ url: `${server.url}${path}`, headers, connections: settings.connections, warmupSeconds: settings.warmupSeconds, seconds });
   const { gateway, old, plain, bodyOnly } = servers;
+  const gateways = new Set([gateway, ...(old ? [old] : [])]);
+  // Long-tail scenarios: each gateway its own cursor per scenario, for the whole run.
+  const cursors = new Map<string, UrlCursor>();
+  const cursorOf = (scenario: Scenario, server: ServerChild) => {
+    const id = `${scenario.id} ${server.pid}`;
+    if (!cursors.has(id)) cursors.set(id, scenario.urls!.cursor());
+    return cursors.get(id)!;
+  };
+  const load = (server: ServerChild, scenario: Scenario, { seconds = settings.seconds } = {}) => {
+    const cursor = scenario.urls && gateways.has(server) ? cursorOf(scenario, server) : undefined;
+    return measure({
+      url: `${server.url}${scenario.path}`,
+      headers,
+      connections: settings.connections,
+      warmupSeconds: settings.warmupSeconds,
+      seconds,
+      ...(cursor && { nextPath: () => cursor.next() }),
+    });
+  };
   const all = [gateway, ...(old ? [old] : []), plain, ...(bodyOnly ? [bodyOnly] : [])];
   // One warm-up pass over every scenario and server before the first round: one scenario's
   // warm-up did not settle the gateway's JIT (its first rounds ran 10 to 15 % slower).
   const warmup = (settings.warmupSeconds + 1) * all.length * list.length;
   log(`Warming up every scenario on every server (about ${Math.round(warmup)} s)...`);
-  for (const scenario of list) for (const server of all) await load(server, scenario.path, { seconds: 1 });
+  for (const scenario of list) for (const server of all) await load(server, scenario, { seconds: 1 });
   const perRun = (settings.warmupSeconds + settings.seconds) * all.length * list.length * settings.rounds;
   log(`Measuring ${list.length} scenarios (about ${Math.round(perRun)} s)...`);
   const results: ScenarioResult[] = [];
@@ -502,7 +575,7 @@ async function measureScenarios(servers: MeasuredServers, list: Scenario[], capt
     for (let round = 0; round < settings.rounds; round++) {
       const shift = (index + round) % all.length;
       const stats: RoundStats = new Map();
-      for (const server of [...all.slice(shift), ...all.slice(0, shift)]) stats.set(server, await load(server, scenario.path));
+      for (const server of [...all.slice(shift), ...all.slice(0, shift)]) stats.set(server, await load(server, scenario));
       rounds.push(stats);
     }
     const stats = keptRound(rounds, servers);
@@ -515,11 +588,20 @@ async function measureScenarios(servers: MeasuredServers, list: Scenario[], capt
       plain: stats.get(plain)!,
       ...(bodyOnly ? { plainBodyOnly: stats.get(bodyOnly)! } : {}),
       ...(old ? { compared: { stats: stats.get(old)!, roundRatios: rounds.map((round) => newOldOf(round, servers)) } } : {}),
+      ...(scenario.urls ? { longTail: await longTailFigures(scenario, cursorOf(scenario, gateway), gateway, old) } : {}),
     };
     results.push(result);
     logScenarioResult(result, `[${index + 1}/${list.length}]`);
   }
   return results;
+}
+
+/** After a long-tail scenario's rounds: the gateways' memory, and how far the gateway got through the list. */
+async function longTailFigures(scenario: Scenario, cursor: UrlCursor, gateway: ServerChild, old: ServerChild | undefined): Promise<LongTailFigures> {
+  const memory = await processMemory(gateway.pid);
+  const oldMemory = old && (await processMemory(old.pid));
+  if (cursor.wraps) log(`        note: the gateway used up the ${formatInt(scenario.urls!.size)} URLs of ${scenario.label} ${cursor.wraps} times: URLs repeated (see its X-Cache hits)`);
+  return { urlsTaken: cursor.taken, wraps: cursor.wraps, ...(memory && { memory }), ...(oldMemory && { oldMemory }) };
 }
 
 /** Start time and resident memory of a gateway after the run, for the report and the goals. */
@@ -545,6 +627,22 @@ function profileDescription(): string {
   );
 }
 
+/** The long-tail scenarios selected, their URL lists generated from the vocabulary of the database the gateway will serve. */
+async function prepareLongTail(): Promise<Scenario[]> {
+  if (!LONG_TAIL_IDS.some(wanted)) return [];
+  log('Reading the catalogue vocabulary for the long-tail scenarios...');
+  const started = performance.now();
+  const vocabulary = await readVocabulary(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
+  const { scenarios, notes } = longTailScenarios(vocabulary, longTailSettings, wanted);
+  log(`  read and generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const note of notes) log(`  ${note}`);
+  longTailNotes.push(...notes);
+  return scenarios;
+}
+
+/** How the long-tail lists came out, for bench/RESULTS.md. */
+const longTailNotes: string[] = [];
+
 async function main(): Promise<number> {
   await mkdir(OUT_DIR, { recursive: true });
   const compareTarget = compareRef ? resolveCompareTarget(compareRef, OUT_DIR) : undefined;
@@ -564,14 +662,15 @@ async function main(): Promise<number> {
   await buildGateway();
   const comparedBuild = compareTarget && (await prepareCompared(compareTarget));
   if (embedded) await bootstrapEmbedded();
+  const longTail = await prepareLongTail();
 
-  const scenarioCount = scenarios(DEFAULT_ICON).length;
+  const scenarioCount = cachedScenarios(DEFAULT_ICON).length + longTail.length;
   const gatewayCount = compareTarget ? 2 : 1; // one key for both: with Redis they share its hourly count
   const requestsNeeded = Math.ceil(gatewayCount * scenarioCount * settings.rounds * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
   const { gateway, key } = await startGatewayWithKey(requestsNeeded, compareTarget);
   const old = compareTarget && comparedBuild ? await startComparedGateway(compareTarget, comparedBuild, key, requestsNeeded) : undefined;
 
-  const { list, captured } = await captureScenarios(gateway, key);
+  const { list, captured } = await captureScenarios(gateway, key, longTail);
   if (old) await checkComparedAnswers(old, list, captured, key);
   const catalogue = await catalogueSize(gateway, key);
   const plainServers = await startPlainServers(list, captured, key);
@@ -580,7 +679,7 @@ async function main(): Promise<number> {
   const figures = await gatewayFigures(gateway);
   const oldFigures = old && (await gatewayFigures(old));
   const isDemoCatalogue = embedded || catalogue.icons < 100_000;
-  const goals = evaluateGoals(results, isDemoCatalogue, figures);
+  const goals = [...evaluateGoals(results, isDemoCatalogue, figures), ...longTailGoals(results, isDemoCatalogue)];
   const problems = findProblems(results);
   const context: RunContext = {
     date: runStarted,
@@ -591,11 +690,16 @@ async function main(): Promise<number> {
     catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}`,
     isDemoCatalogue,
     gateway: figures.line,
+    ...(longTailNotes.length ? { longTail: longTailNotes } : {}),
     ...(comparedAs && oldFigures && comparedBuild ? { compared: `${comparedAs}; old gateway: ${oldFigures.line}; its node_modules: ${comparedBuild.dependencies}` } : {}),
   };
 
   log();
   log(resultsTable(results));
+  if (longTailTable(results)) {
+    log();
+    log(longTailTable(results));
+  }
   if (comparedAs) {
     log();
     log(`New/old (${comparedAs}):`);
@@ -607,7 +711,7 @@ async function main(): Promise<number> {
   if (oldFigures) log(`Old gateway: ${oldFigures.line}`);
   log(`Catalogue: ${context.catalogue}`);
   log();
-  log(problems.lines.length ? 'Goals (issue 5; NOT VALID: the run had errors):' : 'Goals (issue 5):');
+  log(problems.lines.length ? 'Goals (issues 5 and 12; NOT VALID: the run had errors):' : 'Goals (issues 5 and 12):');
   for (const line of goalLines(goals)) log(line);
   if (problems.lines.length) {
     log();

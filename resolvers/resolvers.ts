@@ -39,7 +39,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     async search(_root, args: SearchArgs, context, info) {
       const q = searchText(args.q, info);
       const paging = pageRequest(args, info);
-      const ids = await searchIconIds(context.prisma, { ...paging, q, filter: iconFilter(args.filter), sort: sortKey(args.sort) });
+      const ids = await searchIconIds(context.reads, { ...paging, q, filter: iconFilter(args.filter), sort: sortKey(args.sort) });
       return toPage(context, ids, paging);
     },
     async icon(_root, { ref }: { ref: string }, context) {

@@ -6,65 +6,74 @@
 // SHA-256 digests of the count statements (text and values): a search's statement can be
 // hundreds of kilobytes, and the entries must stay small.
 //
-// A total is only ever served with a page of the same catalogue: the count statement and the
-// page statement each read `catalogue_state.version` in the same statement (one snapshot), and
-// the importer increments it in every set's transaction. A total counted before or during an
-// import is recounted by the first page that sees the new version, instead of being served
-// beside rows it does not count (pages with icons and a total of 0 for up to 30 s after an
-// import, before). The time-to-live only bounds memory now.
+// One statement reads a page and counts its total (issue 12: one plan, one round trip, one
+// snapshot); when the total is in memory, the statement reads only the page.
+//
+// A total is only ever served with a page of the same catalogue: every statement reads
+// `catalogue_state.version` beside its rows (one snapshot), and the importer increments it in
+// every set's transaction. A total counted before or during an import is recounted by the
+// first page that sees the new version, instead of being served beside rows it does not count
+// (pages with icons and a total of 0 for up to 30 s after an import, before). The
+// time-to-live only bounds memory now. The statements also report
+// `catalogue_state.search_data_version`, which tells a search whether its vocabulary is current.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Prisma, type PrismaClient } from '../../prisma/generated/client.ts';
+import type { Reads } from '../../prisma/reads.ts';
 import type { IdPage } from './filters.ts';
 
 export const COUNT_TTL_MS = 30_000;
 const MAX_COUNTS = 10_000;
-/** Reads of a page and its total until they agree on the version; only imports committing between them make a second one. */
-const MAX_READS = 4;
 
-const CATALOGUE_VERSION = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1)`;
+const VERSIONS = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) AS version,
+  (SELECT search_data_version FROM catalogue_state WHERE id = 1) AS search_version`;
 
 interface Counted {
   total: number;
-  version: bigint;
+  version: number;
 }
 
-interface VersionedPage {
-  ids: number[];
-  version: bigint;
+export interface VersionedIdPage extends IdPage {
+  /** `catalogue_state.search_data_version` when the page was read. */
+  searchDataVersion: number;
 }
 
-/** One cache per database client, so that two databases in one process never share totals. */
-const perDatabase = new WeakMap<PrismaClient, LRUCache<string, Counted, Prisma.Sql>>();
+interface PageRow {
+  version: number | bigint | string | null;
+  search_version: number | bigint | string | null;
+  ids: (number | bigint | string)[] | null;
+  total?: number | bigint | string | null;
+}
 
-function cacheOf(prisma: PrismaClient): LRUCache<string, Counted, Prisma.Sql> {
-  let cache = perDatabase.get(prisma);
+/** What reads a page: the reads layer, or (for callers not moved to it yet) a Prisma client. */
+export type PageSource = Reads | PrismaClient;
+
+/** One cache per database, so that two databases in one process never share totals. */
+const perDatabase = new WeakMap<PageSource, LRUCache<string, Counted>>();
+
+function cacheOf(source: PageSource): LRUCache<string, Counted> {
+  let cache = perDatabase.get(source);
   if (!cache) {
-    cache = new LRUCache<string, Counted, Prisma.Sql>({
-      max: MAX_COUNTS,
-      ttl: COUNT_TTL_MS,
-      // Concurrent requests for one total share one statement.
-      fetchMethod: (_key, _stale, { context }) => countOf(prisma, context),
-    });
-    perDatabase.set(prisma, cache);
+    cache = new LRUCache<string, Counted>({ max: MAX_COUNTS, ttl: COUNT_TTL_MS });
+    perDatabase.set(source, cache);
   }
   return cache;
 }
 
-/** Runs a statement that returns one row `{ total }`, with the catalogue version it counted. */
-async function countOf(prisma: PrismaClient, statement: Prisma.Sql): Promise<Counted> {
-  const [row] = await prisma.$queryRaw<{ total: bigint | number | null; version: bigint | number | null }[]>(
-    Prisma.sql`SELECT counted.total, ${CATALOGUE_VERSION} AS version FROM (${statement}) counted`,
-  );
-  return { total: Number(row?.total ?? 0), version: BigInt(row?.version ?? 0) };
+function rowsOf(source: PageSource, name: string, statement: Prisma.Sql): Promise<PageRow[]> {
+  return 'rows' in source ? source.rows<PageRow>(name, statement) : source.$queryRaw<PageRow[]>(statement);
 }
 
-/** Runs a statement that returns rows `{ id }` in order, with the catalogue version it read (also when it finds none). */
-async function readPage(prisma: PrismaClient, statement: Prisma.Sql): Promise<VersionedPage> {
-  const [row] = await prisma.$queryRaw<{ ids: (number | bigint)[] | null; version: bigint | number | null }[]>(
-    Prisma.sql`SELECT ${CATALOGUE_VERSION} AS version, ARRAY(${statement}) AS ids`,
-  );
-  return { ids: (row?.ids ?? []).map(Number), version: BigInt(row?.version ?? 0) };
+/** Runs a page statement (rows `{ id }` in order), with its total (`count`: one row `{ total }`) unless that is known. */
+async function read(source: PageSource, name: string, page: Prisma.Sql, count: Prisma.Sql | undefined) {
+  const total = count ? Prisma.sql`, (SELECT counted.total FROM (${count}) counted) AS total` : Prisma.empty;
+  const [row] = await rowsOf(source, name, Prisma.sql`SELECT ${VERSIONS}, ARRAY(${page}) AS ids${total}`);
+  return {
+    ids: (row?.ids ?? []).map(Number),
+    version: Number(row?.version ?? 0),
+    searchDataVersion: Number(row?.search_version ?? 0),
+    total: Number(row?.total ?? 0),
+  };
 }
 
 function keyOf(statement: Prisma.Sql): string {
@@ -72,18 +81,22 @@ function keyOf(statement: Prisma.Sql): string {
 }
 
 /**
- * A page of ids (`page`: rows `{ id }`) and its total (`count`: one row `{ total }`), side by
- * side; the total from memory when it was counted recently at the page's catalogue version.
+ * A page of ids (`page`: rows `{ id }`) and its total (`count`: one row `{ total }`), read in
+ * one statement; the total from memory when it was counted recently at the page's catalogue
+ * version. `name` names the statements (reads.ts).
  */
-export async function pageWithTotal(prisma: PrismaClient, page: Prisma.Sql, count: Prisma.Sql): Promise<IdPage> {
-  const cache = cacheOf(prisma);
+export async function pageWithTotal(source: PageSource, page: Prisma.Sql, count: Prisma.Sql, name = 'list'): Promise<VersionedIdPage> {
+  const cache = cacheOf(source);
   const key = keyOf(count);
-  const total = async (forceRefresh: boolean) => (await cache.fetch(key, { context: count, forceRefresh })) ?? countOf(prisma, count);
-  let [read, counted] = await Promise.all([readPage(prisma, page), total(false)]);
-  for (let reads = 1; read.version !== counted.version && reads < MAX_READS; reads++) {
-    // Whichever is older is read again: a total from before an import, or a page read just before one committed.
-    if (counted.version < read.version) counted = await total(true);
-    else read = await readPage(prisma, page);
+  const counted = cache.get(key);
+  if (counted) {
+    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, undefined);
+    if (version === counted.version) return { ids, total: counted.total, searchDataVersion };
+    // A total of another version (an import committed between): read the page again with its count.
+    if (cache.get(key) === counted) cache.delete(key);
   }
-  return { ids: read.ids, total: counted.total };
+  const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, count);
+  const held = cache.get(key);
+  if (!held || held.version <= version) cache.set(key, { total, version });
+  return { ids, total, searchDataVersion };
 }

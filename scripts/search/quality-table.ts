@@ -46,7 +46,7 @@ try {
   }
   const lines = ['| query | kind | matches | top 5 (slugs) |', '| --- | --- | ---: | --- |'];
   for (const [query, kind] of QUALITY_QUERIES) {
-    const { ids, total } = await searchIconIds(db.prisma, { q: query, page: 1, perPage: 5 });
+    const { ids, total } = await searchIconIds(db.reads, { q: query, page: 1, perPage: 5 });
     const icons = await db.prisma.icon.findMany({ where: { id: { in: ids } }, select: { id: true, slug: true } });
     const slugs = new Map(icons.map((icon) => [icon.id, icon.slug]));
     lines.push(`| \`${query}\` | ${kind} | ${total} | ${ids.map((id) => slugs.get(id)).join(', ')} |`);

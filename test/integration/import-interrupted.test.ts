@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapDatabase } from '../../prisma/bootstrap.ts';
-import { openDatabase, type PrismaClient } from '../../prisma/database.ts';
+import { openDatabase, type Database, type PrismaClient } from '../../prisma/database.ts';
 import { applyMigrations } from '../../prisma/engine/migrations.ts';
 import { importCatalogue } from '../../prisma/import/demo-catalogue.ts';
 import type { ImportEvent } from '../../prisma/import/import-sets.ts';
@@ -26,8 +26,8 @@ async function vocabularySize(prisma: PrismaClient): Promise<number> {
 }
 
 /** Slugs of the first icons a misspelt query finds: `raect` is only found through typo correction. */
-async function typoSearch(prisma: PrismaClient): Promise<string[]> {
-  const { ids } = await searchIconIds(prisma, { q: 'raect', page: 1, perPage: 5 });
+async function typoSearch({ prisma, reads }: Pick<Database, 'prisma' | 'reads'>): Promise<string[]> {
+  const { ids } = await searchIconIds(reads, { q: 'raect', page: 1, perPage: 5 });
   const icons = await prisma.icon.findMany({ where: { id: { in: ids } }, select: { slug: true } });
   return icons.map((icon) => icon.slug);
 }
@@ -93,14 +93,14 @@ describe.skipIf(pgSkip)('an importer killed (kill -9) during the vocabulary refr
     const { prisma } = database.db;
     expect(await prisma.icon.count({ where: { published: true } })).toBeGreaterThan(2000); // the set was committed
     expect(await vocabularySize(prisma)).toBe(0);
-    expect(await typoSearch(prisma)).toEqual([]);
+    expect(await typoSearch(database.db)).toEqual([]);
 
     const again = await cli(['import', '--set', 'logos'], env).exited;
     expect(again.output).toContain('0 imported, 1 unchanged');
     expect(again.output).toContain('Search data rebuilt');
     expect(again.code).toBe(0);
     expect(await vocabularySize(prisma)).toBeGreaterThan(1000);
-    expect(await typoSearch(prisma)).toContain('logos-react');
+    expect(await typoSearch(database.db)).toContain('logos-react');
   });
 });
 
@@ -141,7 +141,7 @@ describe('an embedded database whose sets were written but whose vocabulary was 
     try {
       const summary = await importCatalogue(db.prisma, { only: ['logos'] });
       expect(summary.sets.map((set) => set.status)).toEqual(['unchanged']);
-      expect(await typoSearch(db.prisma)).toContain('logos-react');
+      expect(await typoSearch(db)).toContain('logos-react');
     } finally {
       await db.close();
     }
@@ -153,7 +153,7 @@ describe('an embedded database whose sets were written but whose vocabulary was 
     const db = await openDatabase({ dataDir });
     try {
       await bootstrapDatabase(db);
-      expect(await typoSearch(db.prisma)).toContain('logos-react');
+      expect(await typoSearch(db)).toContain('logos-react');
     } finally {
       await db.close();
     }

@@ -4,6 +4,7 @@
 // a vocabulary computed with ts_stat, and hostile input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../prisma/generated/client.ts';
+import type { Reads } from '../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../../resolvers/catalogue/filters.ts';
 import { parseQuery, searchIconIds, type SearchRequest } from '../../resolvers/catalogue/search/index.ts';
 import { oneEditVariants } from '../../resolvers/catalogue/search/typos.ts';
@@ -196,11 +197,11 @@ function modelCorrections(vocabulary: Map<string, number>, q: string): Map<strin
   return corrections;
 }
 
-async function allPages(prisma: PrismaClient, request: Omit<SearchRequest, 'page'>) {
+async function allPages(reads: Reads, request: Omit<SearchRequest, 'page'>) {
   const ids: number[] = [];
   const totals = new Set<number>();
   for (let page = 1; ; page++) {
-    const result = await searchIconIds(prisma, { ...request, page });
+    const result = await searchIconIds(reads, { ...request, page });
     totals.add(result.total);
     if (result.ids.length === 0) break;
     expect(result.ids.length).toBeLessThanOrEqual(request.perPage);
@@ -232,6 +233,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
   const skip = kind === 'postgres' && Boolean(pgSkip);
   let database: TestDatabase;
   let prisma: PrismaClient;
+  let reads: Reads;
   let icons: ModelIcon[];
   let bySlug: Map<string, ModelIcon>;
   let vocabulary: Map<string, number>;
@@ -241,6 +243,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
     // A copy of the catalogue the global setup imported (the importer refreshed the search vocabulary).
     database = await createCatalogueCopy(kind);
     prisma = database.db.prisma;
+    reads = database.db.reads;
     icons = await loadModel(prisma);
     bySlug = new Map(icons.map((icon) => [icon.slug, icon]));
     const stats = await prisma.$queryRawUnsafe<{ word: string; ndoc: number }[]>(
@@ -252,7 +255,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
     await database?.drop();
   });
 
-  const page = (q: string, extra: Partial<SearchRequest> = {}) => searchIconIds(prisma, { q, page: 1, perPage: 5, ...extra });
+  const page = (q: string, extra: Partial<SearchRequest> = {}) => searchIconIds(reads, { q, page: 1, perPage: 5, ...extra });
 
   for (const [query, expected, why] of QUALITY) {
     it.skipIf(skip)(`quality: ${query} -> ${expected} in the top 5 (${why})`, async () => {
@@ -278,7 +281,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
   });
 
   it.skipIf(skip)('home: exact names first, then longer names starting with it, shorter first', async () => {
-    const { ids, totals } = await allPages(prisma, { q: 'home', perPage: 50 });
+    const { ids, totals } = await allPages(reads, { q: 'home', perPage: 50 });
     const byId = new Map(icons.map((icon) => [icon.id, icon]));
     const names = ids.map((id) => byId.get(id)!.name);
     const exact = names.filter((name) => name === 'Home').length;
@@ -299,7 +302,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
     for (const q of MODEL_QUERIES) {
       const expected = modelSearch(icons, q).map((icon) => icon.slug);
       expect(expected.length, q).toBeGreaterThan(0);
-      const { ids, totals } = await allPages(prisma, { q, perPage: 97 });
+      const { ids, totals } = await allPages(reads, { q, perPage: 97 });
       const slugs = ids.map((id) => icons.find((icon) => icon.id === id)?.slug ?? `unpublished ${id}`);
       expect(slugs, q).toEqual(expected);
       expect(totals, q).toEqual([expected.length]);
@@ -311,7 +314,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
       const corrections = modelCorrections(vocabulary, q);
       expect(corrections.size, q).toBeGreaterThan(0);
       const expected = modelSearch(icons, q, corrections).map((icon) => icon.slug);
-      const { ids, totals } = await allPages(prisma, { q, perPage: 250 });
+      const { ids, totals } = await allPages(reads, { q, perPage: 250 });
       const slugs = ids.map((id) => icons.find((icon) => icon.id === id)?.slug ?? `unpublished ${id}`);
       expect(slugs, q).toEqual(expected);
       expect(totals, q).toEqual([expected.length]);
@@ -346,7 +349,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
           const expected = (sort ? [...matching].sort(MODEL_SORTS[sort]) : matching).map((icon) => icon.id);
           const label = `${q} ${JSON.stringify(filter)} ${sort}`;
           for (const pageNumber of [1, 3]) {
-            const result = await searchIconIds(prisma, { q, filter, sort, page: pageNumber, perPage: 24 });
+            const result = await searchIconIds(reads, { q, filter, sort, page: pageNumber, perPage: 24 });
             expect(result.total, label).toBe(expected.length);
             expect(result.ids, `${label} page ${pageNumber}`).toEqual(expected.slice((pageNumber - 1) * 24, pageNumber * 24));
           }
@@ -358,10 +361,10 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
   it.skipIf(skip)('pages return every match exactly once, in every order', async () => {
     for (const sort of [null, 'popular', 'az'] as const) {
       for (const q of ['arrow', 'arow', 'chevron d']) {
-        const { ids, totals } = await allPages(prisma, { q, sort, perPage: 37 });
+        const { ids, totals } = await allPages(reads, { q, sort, perPage: 37 });
         expect(new Set(ids).size, `${q} ${sort}`).toBe(ids.length);
         expect(totals, `${q} ${sort}`).toEqual([ids.length]);
-        const whole = await searchIconIds(prisma, { q, sort, page: 1, perPage: ids.length + 10 });
+        const whole = await searchIconIds(reads, { q, sort, page: 1, perPage: ids.length + 10 });
         expect(whole.ids, `${q} ${sort}`).toEqual(ids);
       }
     }
@@ -369,7 +372,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
 
   it.skipIf(skip)('a page past the end is empty and still carries the total', async () => {
     const first = await page('home');
-    const beyond = await searchIconIds(prisma, { q: 'home', page: 10_000, perPage: 24 });
+    const beyond = await searchIconIds(reads, { q: 'home', page: 10_000, perPage: 24 });
     expect(beyond).toEqual({ ids: [], total: first.total });
   });
 
@@ -378,14 +381,14 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
       `SELECT id, name FROM icons WHERE NOT published ORDER BY id LIMIT 1`,
     );
     expect(hidden).toBeDefined();
-    const { ids } = await searchIconIds(prisma, { q: hidden!.name, page: 1, perPage: 1000 });
+    const { ids } = await searchIconIds(reads, { q: hidden!.name, page: 1, perPage: 1000 });
     expect(ids).not.toContain(hidden!.id);
   });
 
   it.skipIf(skip)('hostile input returns a page without throwing; only punctuation returns nothing', async () => {
     for (const q of HOSTILE) {
       for (const sort of [null, 'az'] as const) {
-        const result = await searchIconIds(prisma, { q, sort, page: 1, perPage: 10 });
+        const result = await searchIconIds(reads, { q, sort, page: 1, perPage: 10 });
         expect(Array.isArray(result.ids), JSON.stringify(q)).toBe(true);
         expect(result.total, JSON.stringify(q)).toBeGreaterThanOrEqual(result.ids.length);
       }

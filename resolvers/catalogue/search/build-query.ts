@@ -1,7 +1,7 @@
-// Step 5 of a search: the two statements, a page of ids and the total, which searchIconIds
+// Step 4 of a search: the two statements, a page of ids and the total, which searchIconIds
 // runs side by side (as list-icons.ts does).
 //
-// An icon matches when its search document matches q.matching (every token; a short token as a
+// An icon matches when its search document matches plan.matching (every token; a short token as a
 // whole word, a longer one as a word prefix; a misspelt one through its corrections), or, for a
 // phrase of 3+ characters with a short token, its lower-cased name starts with the phrase
 // (`arrow l`) or with the corrected phrase. Index use: GIN icons_search_idx for the document,
@@ -23,7 +23,6 @@ import { Prisma } from '../../../prisma/generated/client.ts';
 import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type PageRequest, type SortKey } from '../filters.ts';
 import { matchesAsPrefix } from './parse-query.ts';
 import type { SearchPlan } from './plan.ts';
-import { queryRow } from './query-row.ts';
 import { correctedPrefixTier, correctedTier, namePrefixTier, RELEVANCE_ORDER, wordsTier } from './rank.ts';
 
 export interface SearchPageQuery extends PageRequest {
@@ -32,15 +31,15 @@ export interface SearchPageQuery extends PageRequest {
   sort?: SortKey | null | undefined;
 }
 
-/** The conditions on `icons i` (with `q`) that the segments combine. */
+/** The conditions on `icons i` that the segments combine. */
 function conditions(plan: SearchPlan) {
   return {
     // lower(i.name) exactly as in icons_search_name_idx, so LIKE 'prefix%' is a range scan of it.
     namePrefix: Prisma.sql`lower(i.name) LIKE ${plan.namePrefix}`,
-    // Range form: the bound comes from q, and a LIKE pattern must be a constant to use an index.
-    fixedPrefix: Prisma.sql`(lower(i.name) ~>=~ q.fixed_phrase AND lower(i.name) ~<~ (q.fixed_phrase || chr(1114111)))`,
+    // Range form (names starting with the corrected phrase), as the corrected phrase was a value of the query row before.
+    fixedPrefix: Prisma.sql`(lower(i.name) ~>=~ ${plan.fixedPhrase}::text AND lower(i.name) ~<~ (${plan.fixedPhrase}::text || chr(1114111)))`,
     typed: Prisma.sql`i.search @@ ${plan.all.any}::tsquery`,
-    matching: Prisma.sql`i.search @@ q.matching`,
+    matching: Prisma.sql`i.search @@ ${plan.matching.any}::tsquery`,
   };
 }
 
@@ -56,7 +55,7 @@ function matchParts(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sq
   const parts = [Prisma.sql`${c.matching} AND ${where}`];
   if (plan.matchNamePrefix) {
     parts.push(Prisma.sql`${c.namePrefix} AND NOT (${c.matching}) AND ${where}`);
-    if (plan.variants.length > 0) parts.push(Prisma.sql`${c.fixedPrefix} AND NOT ${c.namePrefix} AND NOT (${c.matching}) AND ${where}`);
+    if (plan.fixedPhrase !== null) parts.push(Prisma.sql`${c.fixedPrefix} AND NOT ${c.namePrefix} AND NOT (${c.matching}) AND ${where}`);
   }
   return parts;
 }
@@ -65,10 +64,9 @@ function matchParts(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sq
 export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prisma.Sql {
   if (request.sort) {
     const matched = matchParts(plan, request.filter).map(
-      (part) => Prisma.sql`SELECT i.id, i.name, i.popularity, i.published_at, i.downloads FROM q CROSS JOIN icons i WHERE ${part}`,
+      (part) => Prisma.sql`SELECT i.id, i.name, i.popularity, i.published_at, i.downloads FROM icons i WHERE ${part}`,
     );
-    return Prisma.sql`WITH ${queryRow(plan)}
-      SELECT i.id FROM (${Prisma.join(matched, ' UNION ALL ')}) i
+    return Prisma.sql`SELECT i.id FROM (${Prisma.join(matched, ' UNION ALL ')}) i
       ORDER BY ${SORT_ORDER[request.sort]}
       LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`;
   }
@@ -84,7 +82,6 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
     )`;
   const countOf = (names: string[]) => Prisma.join(names.map((name) => Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(name)})`), ' + ');
   const icons = Prisma.sql`icons i`;
-  const withQ = Prisma.sql`q CROSS JOIN icons i`;
   // A name starting with the phrase matches by itself, unless the phrase is too short for that
   // (`up`: "Upload" does not match, "Up Arrow" does).
   const headMatches = plan.matchNamePrefix || plan.tokens.every(matchesAsPrefix) ? Prisma.sql`TRUE` : c.typed;
@@ -93,28 +90,27 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
     segment('words', wordsTier(plan), icons, Prisma.sql`${countOf(['head'])} < ${needed} AND ${c.typed} AND NOT ${c.namePrefix}`),
   ];
   const names = ['head', 'words'];
-  if (plan.variants.length > 0) {
-    const corrected = Prisma.sql`(SELECT fixed_phrase FROM q) IS NOT NULL`;
+  if (plan.fixedPhrase !== null) {
     segments.push(
       segment(
         'fixed_head',
-        correctedPrefixTier(),
-        withQ,
-        Prisma.sql`${corrected} AND ${countOf(['head', 'words'])} < ${needed}
+        correctedPrefixTier(plan),
+        icons,
+        Prisma.sql`${countOf(['head', 'words'])} < ${needed}
           AND ${c.fixedPrefix} AND NOT ${c.namePrefix} AND i.id NOT IN (SELECT id FROM words)`,
       ),
       segment(
         'fixed_rest',
-        correctedTier(),
-        withQ,
-        Prisma.sql`${corrected} AND ${countOf(['head', 'words', 'fixed_head'])} < ${needed}
+        correctedTier(plan),
+        icons,
+        Prisma.sql`${countOf(['head', 'words', 'fixed_head'])} < ${needed}
           AND ${c.matching} AND NOT ${c.typed} AND NOT ${c.namePrefix} AND NOT ${c.fixedPrefix}`,
       ),
     );
     names.push('fixed_head', 'fixed_rest');
   }
   const ranked = Prisma.join(names.map((name) => Prisma.sql`SELECT * FROM ${Prisma.raw(name)}`), ' UNION ALL ');
-  return Prisma.sql`WITH ${queryRow(plan)}, ${Prisma.join(segments, ', ')}
+  return Prisma.sql`WITH ${Prisma.join(segments, ', ')}
     SELECT s.id FROM (${ranked}) s
     ORDER BY ${RELEVANCE_ORDER}
     LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`;
@@ -122,7 +118,6 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
 
 /** One row `{ total }`: the sum of the parts' counts (they are disjoint). */
 export function searchCountSql(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sql {
-  const counts = matchParts(plan, filter).map((part) => Prisma.sql`(SELECT count(*) FROM q CROSS JOIN icons i WHERE ${part})`);
-  return Prisma.sql`WITH ${queryRow(plan)}
-    SELECT (${Prisma.join(counts, ' + ')})::integer AS total`;
+  const counts = matchParts(plan, filter).map((part) => Prisma.sql`(SELECT count(*) FROM icons i WHERE ${part})`);
+  return Prisma.sql`SELECT (${Prisma.join(counts, ' + ')})::integer AS total`;
 }

@@ -1,8 +1,10 @@
-// Step 3 of a search: everything the SQL needs, worked out in TypeScript from the tokens.
-// Pure. The values here become bind parameters; none of them is ever spliced into SQL text.
+// Step 3 of a search: everything the SQL needs, worked out in TypeScript from the tokens and
+// the vocabulary (typo corrections included). Pure. The values here become bind parameters;
+// none of them is ever spliced into SQL text.
 import { matchesAsPrefix, MIN_PREFIX_CHARS, type ParsedQuery } from './parse-query.ts';
 import { allOf, tsqueryTerm, type Weights } from './tsquery.ts';
-import { isCorrectable, oneEditVariants } from './typos.ts';
+import { correctionsOf } from './typos.ts';
+import type { Vocabulary } from './vocabulary.ts';
 
 export interface SearchPlan {
   /** Lower-cased phrase the whole name may equal (tier 1). */
@@ -26,27 +28,32 @@ export interface SearchPlan {
   terms: Record<'any' | 'name' | 'nameOrTags', string[]>;
   /** The AND of those terms, per scope. */
   all: Record<'any' | 'name' | 'nameOrTags', string>;
-  /** One-edit variants of the correctable tokens, and the (1-based) token each belongs to. */
-  variants: string[];
-  variantTokens: number[];
+  /**
+   * Per scope, what an icon must match with corrections: every token, or for a misspelt token
+   * one of its corrections, as a prefix (`('arow':* | 'arrow':*)`). `all` when nothing is corrected.
+   */
+  matching: Record<'any' | 'name' | 'nameOrTags', string>;
+  /**
+   * The tokens with each misspelt one replaced by its most common correction (`arow left` ->
+   * `arrow left`); null when nothing is corrected.
+   */
+  fixedPhrase: string | null;
 }
 
 const SCOPES = { any: '', name: 'A', nameOrTags: 'AB' } as const satisfies Record<string, Weights>;
 
 /** null when the query has no token (it matches nothing). */
-export function planSearch({ tokens, phrase }: ParsedQuery): SearchPlan | null {
+export function planSearch({ tokens, phrase }: ParsedQuery, vocabulary: Pick<Vocabulary, 'iconsOf' | 'iconsStartingWith'>): SearchPlan | null {
   if (tokens.length === 0) return null;
   const termsFor = (weights: Weights) => tokens.map((token) => tsqueryTerm(token, { prefix: matchesAsPrefix(token), weights }));
   const terms = { any: termsFor(SCOPES.any), name: termsFor(SCOPES.name), nameOrTags: termsFor(SCOPES.nameOrTags) };
-  const variants: string[] = [];
-  const variantTokens: number[] = [];
-  tokens.forEach((token, index) => {
-    if (!isCorrectable(token)) return;
-    for (const variant of oneEditVariants(token)) {
-      variants.push(variant);
-      variantTokens.push(index + 1);
-    }
-  });
+  const all = { any: allOf(terms.any), name: allOf(terms.name), nameOrTags: allOf(terms.nameOrTags) };
+  const corrections = correctionsOf(tokens, vocabulary);
+  const corrected = corrections.some((words) => words.length > 0);
+  const matchingFor = (scope: keyof typeof SCOPES) =>
+    tokens
+      .map((_, index) => `(${[terms[scope][index], ...corrections[index]!.map((word) => tsqueryTerm(word, { prefix: true, weights: SCOPES[scope] }))].join(' | ')})`)
+      .join(' & ');
   return {
     phrase,
     namePrefix: `${escapeLike(phrase)}%`,
@@ -54,9 +61,9 @@ export function planSearch({ tokens, phrase }: ParsedQuery): SearchPlan | null {
     nameWordPatterns: tokens.map((token) => `% ${escapeLike(token)}${matchesAsPrefix(token) ? '' : ' '}%`),
     tokens,
     terms,
-    all: { any: allOf(terms.any), name: allOf(terms.name), nameOrTags: allOf(terms.nameOrTags) },
-    variants,
-    variantTokens,
+    all,
+    matching: corrected ? { any: matchingFor('any'), name: matchingFor('name'), nameOrTags: matchingFor('nameOrTags') } : all,
+    fixedPhrase: corrected ? tokens.map((token, index) => corrections[index]![0] ?? token).join(' ') : null,
   };
 }
 

@@ -1,5 +1,5 @@
-// Step 6 of a search: the relevance order: tiers, as SQL over `icons i` and the query row
-// `q` (query-row.ts), then name length, popularity and id. Documented for readers in the README ("Search").
+// Step 5 of a search: the relevance order: tiers, as SQL over `icons i` and the plan's values
+// (plan.ts), then name length, popularity and id. Documented for readers in the README ("Search").
 import { Prisma } from '../../../prisma/generated/client.ts';
 import type { SearchPlan } from './plan.ts';
 
@@ -52,16 +52,16 @@ export function wordsTier(plan: SearchPlan): Prisma.Sql {
   END`;
 }
 
-/** Tiers 6-7, for icons whose name starts with the corrected phrase `q.fixed_phrase`. */
-export function correctedPrefixTier(): Prisma.Sql {
-  return Prisma.sql`CASE WHEN ${lowerName} = q.fixed_phrase THEN ${tier(TIERS.correctedExactName)} ELSE ${tier(TIERS.correctedNamePrefix)} END`;
+/** Tiers 6-7, for icons whose name starts with the corrected phrase. */
+export function correctedPrefixTier(plan: SearchPlan): Prisma.Sql {
+  return Prisma.sql`CASE WHEN ${lowerName} = ${plan.fixedPhrase}::text THEN ${tier(TIERS.correctedExactName)} ELSE ${tier(TIERS.correctedNamePrefix)} END`;
 }
 
 /** Tiers 8-10, for the other icons matching only with corrections. */
-export function correctedTier(): Prisma.Sql {
+export function correctedTier(plan: SearchPlan): Prisma.Sql {
   return Prisma.sql`CASE
-    WHEN i.search @@ q.fuzzy_name THEN ${tier(TIERS.correctedInName)}
-    WHEN i.search @@ q.fuzzy_name_or_tags THEN ${tier(TIERS.correctedInTags)}
+    WHEN i.search @@ ${plan.matching.name}::tsquery THEN ${tier(TIERS.correctedInName)}
+    WHEN i.search @@ ${plan.matching.nameOrTags}::tsquery THEN ${tier(TIERS.correctedInTags)}
     ELSE ${tier(TIERS.corrected)}
   END`;
 }

@@ -1,0 +1,66 @@
+// The long-tail scenarios (issue 12): requests the response cache has never seen. Search misses
+// (distinct queries), single-icon misses (distinct icons, by slug and by id), list misses
+// (distinct filter/sort/page combinations) and a Zipf mix of the same searches, their URL lists
+// generated from the catalogue's vocabulary with fixed seeds.
+import { generateQueries, kindCounts, QUERY_MIX, type QueryKind } from './query-mix.ts';
+import type { Scenario } from './report.ts';
+import { distinctUrls, zipfUrls } from './url-source.ts';
+import { listUrls, searchUrls, singleIconUrls } from './url-lists.ts';
+import type { CatalogueVocabulary } from './vocabulary.ts';
+
+export interface LongTailSettings {
+  /** Distinct search queries (also the Zipf mix's list). */
+  searchQueries: number;
+  /** Distinct icons of the single-icon scenario (at most the catalogue's free icons). */
+  singleIcons: number;
+  /** Distinct list URLs. */
+  listUrls: number;
+  /** Zipf exponent of the search mix. */
+  zipfS: number;
+  /** Seed of every list (each list adds its own offset). */
+  seed: number;
+}
+
+export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf'] as const;
+
+const percent = (part: number, whole: number) => `${Math.round((100 * part) / Math.max(1, whole))} %`;
+
+export interface LongTail {
+  scenarios: Scenario[];
+  /** How the lists came out (sizes, the query mix), for the log and the report. */
+  notes: string[];
+}
+
+export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: LongTailSettings, wanted: (id: string) => boolean): LongTail {
+  const scenarios: Scenario[] = [];
+  const notes: string[] = [];
+  if (wanted('search-miss') || wanted('search-zipf')) {
+    const queries = generateQueries(vocabulary.search, settings.searchQueries, settings.seed);
+    const counts = kindCounts(queries);
+    const mix = (Object.keys(QUERY_MIX) as QueryKind[]).map((kind) => `${kind}s ${percent(counts[kind], queries.length)}`).join(', ');
+    notes.push(
+      `search queries: ${queries.length.toLocaleString('en-US')} distinct (${mix}; aimed at ${(Object.keys(QUERY_MIX) as QueryKind[]).map((kind) => percent(QUERY_MIX[kind], 1)).join('/')}) ` +
+        `from ${vocabulary.search.words.length.toLocaleString('en-US')} vocabulary words and ${vocabulary.search.phrases.length.toLocaleString('en-US')} name phrases; ` +
+        `e.g. ${queries.slice(0, 8).map(({ text }) => JSON.stringify(text)).join(', ')}`,
+    );
+    const urls = searchUrls(queries.map(({ text }) => text));
+    if (wanted('search-miss')) scenarios.push({ id: 'search-miss', label: 'search misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
+    if (wanted('search-zipf')) scenarios.push({ id: 'search-zipf', label: `search Zipf mix (s=${settings.zipfS})`, path: urls[0]!, urls: zipfUrls(urls, settings.zipfS, settings.seed + 3) });
+  }
+  if (wanted('single-miss')) {
+    const urls = singleIconUrls(vocabulary.icons, settings.singleIcons, settings.seed + 1);
+    notes.push(`single icons: ${urls.length.toLocaleString('en-US')} distinct free icons of ${vocabulary.icons.length.toLocaleString('en-US')}, half by slug, half by id`);
+    scenarios.push({ id: 'single-miss', label: 'single-icon misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
+  }
+  if (wanted('list-miss')) {
+    const urls = listUrls(vocabulary.list, settings.listUrls, settings.seed + 2);
+    const { categories, tags, styles, colors } = vocabulary.list;
+    notes.push(
+      `list pages: ${urls.length.toLocaleString('en-US')} distinct combinations of ${categories.length} categories, ${tags.length} tags, ${styles.length} styles, ${colors.length} colours, 2 licenses, 4 sorts, 4 page sizes, pages 1-10`,
+    );
+    scenarios.push({ id: 'list-miss', label: 'list-page misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
+  }
+  // The order of LONG_TAIL_IDS, whatever the order built in.
+  scenarios.sort((a, b) => LONG_TAIL_IDS.indexOf(a.id as (typeof LONG_TAIL_IDS)[number]) - LONG_TAIL_IDS.indexOf(b.id as (typeof LONG_TAIL_IDS)[number]));
+  return { scenarios, notes };
+}
