@@ -33,7 +33,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
   Query: {
     async icons(_root, args: ListArgs, context, info) {
       const paging = pageRequest(args, info);
-      const ids = await listIconIds(context.prisma, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
+      const ids = await listIconIds(context.reads, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
       return toPage(context, ids, paging);
     },
     async search(_root, args: SearchArgs, context, info) {

@@ -1,8 +1,7 @@
-// `icons`: a filtered, sorted page of icon ids plus the total, in two statements that a
-// PostgreSQL pool runs side by side (the total from count-cache.ts when it was counted recently
-// at the same catalogue version).
-import type { PrismaClient } from '../../prisma/generated/client.ts';
+// `icons`: a filtered, sorted page of icon ids plus the total, in one statement (count-cache.ts:
+// the total from memory when it was counted recently at the same catalogue version).
 import { Prisma } from '../../prisma/generated/client.ts';
+import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
 import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey } from './filters.ts';
 
@@ -37,7 +36,7 @@ function pageStatement(request: ListRequest): Prisma.Sql {
     ORDER BY ${order} LIMIT ${request.perPage} OFFSET ${offset}`;
 }
 
-export function listIconIds(prisma: PrismaClient, request: ListRequest): Promise<IdPage> {
+export function listIconIds(reads: Reads, request: ListRequest): Promise<IdPage> {
   const where = filterCondition(request.filter);
-  return pageWithTotal(prisma, pageStatement(request), Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`);
+  return pageWithTotal(reads, pageStatement(request), Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`, 'icons');
 }
