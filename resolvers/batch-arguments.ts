@@ -4,7 +4,7 @@
 import { CONTROL_CHARACTERS, hasFilter, iconFilter, type GraphQLFilter } from './arguments.ts';
 import { loadBatchByIds, loadBatchBySlugs, type IconBatch } from './catalogue/icon-batch.ts';
 import { badInput } from './errors.ts';
-import type { PrismaClient } from '../prisma/generated/client.ts';
+import type { Reads } from '../prisma/reads.ts';
 
 export const MAX_BATCH = 100;
 
@@ -15,7 +15,7 @@ export interface BatchArgs {
 }
 
 /** The icons asked for by `ids` or `slugs`; undefined when neither is given (a plain list). */
-export async function iconBatch(prisma: PrismaClient, { ids, slugs, filter }: BatchArgs): Promise<IconBatch | undefined> {
+export async function iconBatch(reads: Reads, { ids, slugs, filter }: BatchArgs): Promise<IconBatch | undefined> {
   if (ids == null && slugs == null) return undefined;
   if (ids != null && slugs != null) throw badInput('ids', 'give ids or slugs, not both');
   const name = ids != null ? 'ids' : 'slugs';
@@ -23,8 +23,8 @@ export async function iconBatch(prisma: PrismaClient, { ids, slugs, filter }: Ba
   if (refs.length === 0) throw badInput(name, `${name} must list at least one icon`);
   if (refs.length > MAX_BATCH) throw badInput(name, `${name} must list at most ${MAX_BATCH} icons (got ${refs.length})`);
   if (hasFilter(iconFilter(filter))) throw badInput(name, `${name} cannot be combined with filters: ask for the icons, then filter them yourself`);
-  if (ids != null) return loadBatchByIds(prisma, ids);
+  if (ids != null) return loadBatchByIds(reads, ids);
   const bad = slugs!.find((slug) => CONTROL_CHARACTERS.test(slug));
   if (bad !== undefined) throw badInput('slugs', 'slugs must not contain control characters');
-  return loadBatchBySlugs(prisma, slugs!);
+  return loadBatchBySlugs(reads, slugs!);
 }

@@ -6,8 +6,8 @@
 // differently per account, so a gateway never shares such an answer between accounts.
 import DataLoader from 'dataloader';
 import { Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
-import type { PrismaClient } from '../prisma/generated/client.ts';
 import { Prisma } from '../prisma/generated/client.ts';
+import type { Reads } from '../prisma/reads.ts';
 import type { Viewer } from './context.ts';
 
 export interface PremiumAware {
@@ -15,10 +15,11 @@ export interface PremiumAware {
   premium: boolean;
 }
 
-export function createOwnershipLoader(prisma: PrismaClient, viewer: Viewer | null) {
+export function createOwnershipLoader(reads: Reads, viewer: Viewer | null) {
   return new DataLoader<number, boolean>(async (iconIds) => {
     if (!viewer) return iconIds.map(() => false);
-    const rows = await prisma.$queryRaw<{ icon_id: number }[]>(
+    const rows = await reads.rows<{ icon_id: number }>(
+      'owned_icons',
       Prisma.sql`SELECT icon_id FROM ownership WHERE account_id = ${viewer.accountId} AND icon_id = ANY(${[...iconIds]}::int[])`,
     );
     const owned = new Set(rows.map((row) => row.icon_id));

@@ -7,14 +7,14 @@ import { listSets, type SetRecord } from './catalogue/icon-sets.ts';
 import { countOwnedPremiumIcons } from './catalogue/usage.ts';
 import { suggest } from './catalogue/suggest.ts';
 import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
-import { loadIconByRef, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
+import { loadIconDetail, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
 import { listIconIds } from './catalogue/list-icons.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import type { CatalogueContext } from './context.ts';
 import { mayOpen, mayReceiveMarkup } from './entitlements.ts';
 import { catalogueError } from './errors.ts';
-import { requestState } from './request-state.ts';
+import { primeIconDetail, requestState } from './request-state.ts';
 import { svgMarkup } from './svg.ts';
 import { fillTemplate } from './urls.ts';
 
@@ -29,7 +29,7 @@ interface SearchArgs extends ListArgs {
 
 async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page, perPage }: { page: number; perPage: number }) {
   return {
-    data: await loadIconsInOrder(context.prisma, ids),
+    data: await loadIconsInOrder(context.reads, ids),
     meta: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
   };
 }
@@ -37,14 +37,14 @@ async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page,
 export const resolvers: IResolvers<unknown, CatalogueContext> = {
   Query: {
     async icons(_root, args: ListArgs, context, info) {
-      const batch = await iconBatch(context.prisma, args);
+      const batch = await iconBatch(context.reads, args);
       if (batch) {
         const total = batch.icons.length;
         const perPage = total + batch.missing.length;
         return { data: batch.icons, meta: { page: 1, perPage, total, totalPages: total > 0 ? 1 : 0, missing: batch.missing } };
       }
       const paging = pageRequest(args, info);
-      const ids = await listIconIds(context.prisma, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
+      const ids = await listIconIds(context.reads, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
       return toPage(context, ids, paging);
     },
     async search(_root, args: SearchArgs, context, info) {
@@ -54,15 +54,17 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       return toPage(context, ids, paging);
     },
     async icon(_root, { ref }: { ref: string }, context) {
-      const icon = await loadIconByRef(context.prisma, ref);
-      if (!icon) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
+      const detail = await loadIconDetail(context.reads, ref, context.viewer?.accountId ?? null);
+      if (!detail) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
+      primeIconDetail(context, detail);
+      const { icon } = detail;
       if (!(await mayOpen(icon, requestState(context).ownership))) {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon that your account does not own`);
       }
       return icon;
     },
-    categories: (_root, _args, context) => listCategories(context.prisma),
-    tags: (_root, _args, context) => listTags(context.prisma),
+    categories: (_root, _args, context) => listCategories(context.reads),
+    tags: (_root, _args, context) => listTags(context.reads),
     sets: (_root, _args, context) => listSets(context.prisma),
     suggest(_root, args: { q: string; limit?: number | null }, context, info) {
       return suggest(context.prisma, searchText(args.q, info), wholeNumber(info, 'limit', args.limit));

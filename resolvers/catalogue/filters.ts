@@ -20,12 +20,20 @@ export interface IconFilter {
   set?: readonly string[] | null;
 }
 
+/**
+ * How a tag filter is matched: `semi-join` lets PostgreSQL probe the tag's links row by row
+ * (fast when the tag is common and a sort order is walked), `id-list` reads the tag's icons
+ * first (fast when it is rare). Both match the same icons.
+ */
+export type TagMatch = 'semi-join' | 'id-list';
+
 /** Published icons matching every given filter. Unknown values simply match nothing. */
-export function filterCondition(filter: IconFilter = {}): Prisma.Sql {
+export function filterCondition(filter: IconFilter = {}, { tagMatch = 'semi-join' }: { tagMatch?: TagMatch } = {}): Prisma.Sql {
   const conditions = [Prisma.sql`i.published`];
   if (filter.category != null) conditions.push(Prisma.sql`i.category_id = (SELECT id FROM categories WHERE slug = ${filter.category})`);
   if (filter.tag != null) {
-    conditions.push(Prisma.sql`i.id IN (SELECT it.icon_id FROM icon_tags it WHERE it.tag_id = (SELECT id FROM tags WHERE slug = ${filter.tag}))`);
+    const tagIcons = Prisma.sql`SELECT it.icon_id FROM icon_tags it WHERE it.tag_id = (SELECT id FROM tags WHERE slug = ${filter.tag})`;
+    conditions.push(tagMatch === 'id-list' ? Prisma.sql`i.id = ANY(ARRAY(${tagIcons}))` : Prisma.sql`i.id IN (${tagIcons})`);
   }
   if (filter.style != null) conditions.push(Prisma.sql`i.style = ${filter.style}`);
   if (filter.color != null) conditions.push(Prisma.sql`i.colors @> ARRAY[${filter.color}]::text[]`);

@@ -1,9 +1,13 @@
-// Loading icons for a page: one statement for the rows of a whole page (set and category
-// joined in), and batched loaders for what only some queries ask for (tags, SVG bodies,
-// ownership), so a page of 100 icons with tags is a fixed handful of statements.
+// Loading icons. A page: one statement for the rows of a whole page (set and category joined
+// in), and batched loaders for what only some queries ask for (tags, SVG bodies, ownership), so
+// a page of 100 icons with tags is a fixed handful of statements. A single icon: one statement
+// for all of it (record, tags, markup and whether the caller owns it), whose parts the
+// resolvers find in the same loaders, primed (a single-icon miss was three statements, and the
+// statements' fixed cost, Prisma's and the driver's, was most of the gateway's work).
 import DataLoader from 'dataloader';
-import type { Icon, IconSet, PrismaClient } from '../../prisma/generated/client.ts';
+import type { Icon, IconSet } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
+import type { Reads } from '../../prisma/reads.ts';
 
 /** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
 export type IconRecord = Pick<
@@ -40,13 +44,14 @@ interface IconRow {
   set_premium: boolean;
 }
 
-const ICON_SELECT = Prisma.sql`
-  SELECT i.id, i.slug, i.source_name, i.name, c.name AS category_name, c.slug AS category_slug, i.style, i.colors,
-         i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords,
-         s.prefix AS set_prefix, s.name AS set_name, s.author AS set_author, s.author_url AS set_author_url,
-         s.license_title AS set_license_title, s.license_spdx AS set_license_spdx,
-         s.license_url AS set_license_url, s.premium AS set_premium
-  FROM icons i JOIN categories c ON c.id = i.category_id JOIN icon_sets s ON s.id = i.set_id`;
+const ICON_COLUMNS = Prisma.sql`
+  i.id, i.slug, i.source_name, i.name, c.name AS category_name, c.slug AS category_slug, i.style, i.colors,
+  i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords,
+  s.prefix AS set_prefix, s.name AS set_name, s.author AS set_author, s.author_url AS set_author_url,
+  s.license_title AS set_license_title, s.license_spdx AS set_license_spdx,
+  s.license_url AS set_license_url, s.premium AS set_premium`;
+const ICON_JOINS = Prisma.sql`FROM icons i JOIN categories c ON c.id = i.category_id JOIN icon_sets s ON s.id = i.set_id`;
+const ICON_SELECT = Prisma.sql`SELECT ${ICON_COLUMNS} ${ICON_JOINS}`;
 
 function toRecord(row: IconRow): IconRecord {
   return {
@@ -79,19 +84,11 @@ function toRecord(row: IconRow): IconRecord {
 }
 
 /** Published icons by id, in the order of `ids` (ids that are not published are left out). */
-export async function loadIconsInOrder(prisma: PrismaClient, ids: readonly number[]): Promise<IconRecord[]> {
+export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Promise<IconRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await prisma.$queryRaw<IconRow[]>(Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${[...ids]}::int[]) AND i.published`);
+  const rows = await reads.rows<IconRow>('icons_by_id', Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${[...ids]}::int[]) AND i.published`);
   const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** One published icon by numeric id or slug. */
-export async function loadIconByRef(prisma: PrismaClient, ref: string): Promise<IconRecord | undefined> {
-  if (ref.includes('\u0000')) return undefined; // no slug has one, and PostgreSQL text cannot
-  const condition = /^\d{1,9}$/.test(ref) ? Prisma.sql`i.id = ${Number(ref)}` : Prisma.sql`i.slug = ${ref}`;
-  const [row] = await prisma.$queryRaw<IconRow[]>(Prisma.sql`${ICON_SELECT} WHERE ${condition} AND i.published`);
-  return row && toRecord(row);
 }
 
 export interface TagRecord {
@@ -100,10 +97,58 @@ export interface TagRecord {
   tagId: number;
 }
 
-export function createIconLoaders(prisma: PrismaClient) {
+/** A single icon and what its detail shows, read together. */
+export interface IconDetail {
+  icon: IconRecord;
+  tags: TagRecord[];
+  /** Whether the caller's account owns the icon (false for anonymous callers). */
+  owned: boolean;
+  /** The SVG body; only for a free icon or one the caller owns (premium markup never leaves the database for others). */
+  body: string | null;
+}
+
+interface IconDetailRow extends IconRow {
+  /** [tag id, slug, name] in the tags' display order. */
+  tags: [number, string, string][] | string;
+  owned: boolean;
+  body: string | null;
+}
+
+/**
+ * The single icon's one statement, by numeric id or slug. Tags come as one JSON array in the
+ * order the tags loader gives them (name, then slug).
+ */
+function iconDetailRead(ref: string, accountId: number | null): { name: string; sql: Prisma.Sql } {
+  const byId = /^\d{1,9}$/.test(ref);
+  const condition = byId ? Prisma.sql`i.id = ${Number(ref)}` : Prisma.sql`i.slug = ${ref}`;
+  return {
+    name: byId ? 'icon_detail_by_id' : 'icon_detail_by_slug',
+    sql: Prisma.sql`
+      SELECT ${ICON_COLUMNS},
+        (SELECT coalesce(json_agg(json_build_array(t.id, t.slug, t.name) ORDER BY t.name, t.slug), '[]')
+           FROM icon_tags it JOIN tags t ON t.id = it.tag_id WHERE it.icon_id = i.id) AS tags,
+        o.owned, CASE WHEN i.premium AND NOT o.owned THEN NULL ELSE i.body END AS body
+      ${ICON_JOINS}
+      CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM ownership WHERE account_id = ${accountId}::int AND icon_id = i.id) AS owned) o
+      WHERE ${condition} AND i.published`,
+  };
+}
+
+/** One published icon by numeric id or slug, with its tags, its markup when the caller may have it, and the caller's ownership. */
+export async function loadIconDetail(reads: Reads, ref: string, accountId: number | null): Promise<IconDetail | undefined> {
+  if (ref.includes('\u0000')) return undefined; // no slug has one, and PostgreSQL text cannot
+  const { name, sql } = iconDetailRead(ref, accountId);
+  const [row] = await reads.rows<IconDetailRow>(name, sql);
+  if (!row) return undefined;
+  const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as [number, string, string][]) : row.tags;
+  return { icon: toRecord(row), tags: tags.map(([tagId, slug, name]) => ({ slug, name, tagId })), owned: row.owned, body: row.body };
+}
+
+export function createIconLoaders(reads: Reads) {
   return {
     tags: new DataLoader<number, TagRecord[]>(async (iconIds) => {
-      const rows = await prisma.$queryRaw<{ icon_id: number; tag_id: number; slug: string; name: string }[]>(
+      const rows = await reads.rows<{ icon_id: number; tag_id: number; slug: string; name: string }>(
+        'tags_of_icons',
         Prisma.sql`SELECT it.icon_id, t.id AS tag_id, t.slug, t.name FROM icon_tags it JOIN tags t ON t.id = it.tag_id
                    WHERE it.icon_id = ANY(${[...iconIds]}::int[]) ORDER BY t.name, t.slug`,
       );
@@ -116,7 +161,8 @@ export function createIconLoaders(prisma: PrismaClient) {
       return iconIds.map((id) => byIcon.get(id) ?? []);
     }),
     tagIconCounts: new DataLoader<number, number>(async (tagIds) => {
-      const rows = await prisma.$queryRaw<{ tag_id: number; n: bigint }[]>(
+      const rows = await reads.rows<{ tag_id: number; n: bigint | number }>(
+        'tag_icon_counts',
         Prisma.sql`SELECT it.tag_id, count(*) AS n FROM icon_tags it JOIN icons i ON i.id = it.icon_id AND i.published
                    WHERE it.tag_id = ANY(${[...tagIds]}::int[]) GROUP BY it.tag_id`,
       );
@@ -124,7 +170,8 @@ export function createIconLoaders(prisma: PrismaClient) {
       return tagIds.map((id) => counts.get(id) ?? 0);
     }),
     bodies: new DataLoader<number, string>(async (iconIds) => {
-      const rows = await prisma.$queryRaw<{ id: number; body: string }[]>(
+      const rows = await reads.rows<{ id: number; body: string }>(
+        'icon_bodies',
         Prisma.sql`SELECT id, body FROM icons WHERE id = ANY(${[...iconIds]}::int[])`,
       );
       const bodies = new Map(rows.map((row) => [row.id, row.body]));

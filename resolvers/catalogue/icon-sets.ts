@@ -5,6 +5,7 @@
 import DataLoader from 'dataloader';
 import type { IconSet, PrismaClient } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
+import type { Reads } from '../../prisma/reads.ts';
 import { loadIconsInOrder, type IconRecord } from './icon-records.ts';
 
 /** A set as the resolvers see it: what an icon's record carries of its set. */
@@ -21,16 +22,19 @@ export async function listSets(prisma: PrismaClient): Promise<SetRecord[]> {
   });
 }
 
-export function createSetLoaders(prisma: PrismaClient) {
+export function createSetLoaders(reads: Reads) {
   return {
     setIconCounts: new DataLoader<string, number>(async (prefixes) => {
-      const rows = await prisma.iconSet.findMany({ where: { prefix: { in: [...prefixes] } }, select: { prefix: true, iconCount: true } });
-      const counts = new Map(rows.map((row) => [row.prefix, row.iconCount]));
+      const rows = await reads.rows<{ prefix: string; icon_count: number }>(
+        'set_icon_counts',
+        Prisma.sql`SELECT prefix, icon_count FROM icon_sets WHERE prefix = ANY(${[...prefixes]}::text[])`,
+      );
+      const counts = new Map(rows.map((row) => [row.prefix, row.icon_count]));
       return prefixes.map((prefix) => counts.get(prefix) ?? 0);
     }),
     /** The ids of a set's first published icons by name (the index on (set_id, source_name) serves each in a few rows). */
     setSampleIds: new DataLoader<string, number[]>(async (prefixes) => {
-      const rows = await prisma.$queryRaw<{ prefix: string; id: number }[]>(Prisma.sql`
+      const rows = await reads.rows<{ prefix: string; id: number }>('set_sample_ids', Prisma.sql`
         SELECT s.prefix, x.id FROM icon_sets s
         CROSS JOIN LATERAL (SELECT i.id FROM icons i WHERE i.set_id = s.id AND i.published ORDER BY i.source_name LIMIT ${SAMPLES_PER_SET}) x
         WHERE s.prefix = ANY(${[...prefixes]}::text[])`);
@@ -40,7 +44,7 @@ export function createSetLoaders(prisma: PrismaClient) {
     }),
     /** Icon records by id, so that the samples of every set come in one statement. */
     iconRecords: new DataLoader<number, IconRecord | null>(async (ids) => {
-      const byId = new Map((await loadIconsInOrder(prisma, ids)).map((icon) => [icon.id, icon]));
+      const byId = new Map((await loadIconsInOrder(reads, ids)).map((icon) => [icon.id, icon]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
   };

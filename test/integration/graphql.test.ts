@@ -78,6 +78,9 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     { category: 'arrows' },
     { tag: 'weather' },
     { category: 'animals-nature', color: 'brown' },
+    // A tag of more than COMMON_TAG_ICONS icons (list-icons.ts reads it the other way), alone and narrowed.
+    { tag: 'has-padding' },
+    { tag: 'has-padding', style: 'bold', license: 'FREE' },
   ];
 
   it.skipIf(skip).each(filters.flatMap((filter) => Object.keys(ORDER_BY).map((sort) => ({ filter, sort }))))(
@@ -205,6 +208,23 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     const forHundred = await count(100);
     expect(forHundred).toBe(forTen);
     expect(forHundred).toBeLessThanOrEqual(6);
+  });
+
+  it.skipIf(skip)('reads a single icon with its tags, markup and the caller\'s ownership in one statement', async () => {
+    const detail = `query($ref: ID!) { icon(ref: $ref) { id slug premium tags { slug name } svg license licenseUrl } }`;
+    const free = await database.db.prisma.icon.findFirstOrThrow({ where: { premium: false, published: true, tags: { some: {} } }, orderBy: { id: 'asc' } });
+    const cases: [string, { accountId: number } | null][] = [
+      [free.slug, null],
+      [String(free.id), stranger],
+      [ownedSlug, owner],
+      [unownedSlug, stranger],
+      ['no-such-icon', owner],
+    ];
+    for (const [ref, viewer] of cases) {
+      statements.length = 0;
+      await run(detail, { ref }, viewer);
+      expect({ ref, statements: statements.length }).toEqual({ ref, statements: 1 });
+    }
   });
 
   it.skipIf(skip)('lists every category with its published icon count, ordered by name', async () => {
