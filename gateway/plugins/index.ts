@@ -4,6 +4,7 @@ import type { PluginFactory } from '../pipeline/plugin.ts';
 import { useApiKeyAuth } from './api-key-auth/index.ts';
 import { useAuthThrottle } from './auth-throttle/index.ts';
 import { useCatalogueContext } from './catalogue-context/index.ts';
+import { useCors } from './cors/index.ts';
 import { useErrorShaping } from './error-shaping/index.ts';
 import { useGraphqlCache } from './graphql-cache/index.ts';
 import { useObservability } from './observability/index.ts';
@@ -11,6 +12,7 @@ import { useRateLimit } from './rate-limit/index.ts';
 import { useRestRoutes } from './rest-routes/index.ts';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
+  cors: useCors,
   observability: useObservability,
   'catalogue-context': useCatalogueContext,
   'error-shaping': useErrorShaping,
