@@ -13,8 +13,8 @@ import { useRateLimit } from './rate-limit/index.ts';
 import { useRestRoutes } from './rest-routes/index.ts';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
-  cors: useCors,
   observability: useObservability,
+  cors: useCors,
   'catalogue-context': useCatalogueContext,
   'error-shaping': useErrorShaping,
   'auth-throttle': useAuthThrottle,
