@@ -4,19 +4,23 @@ import type { PluginFactory } from '../pipeline/plugin.ts';
 import { useApiKeyAuth } from './api-key-auth/index.ts';
 import { useAuthThrottle } from './auth-throttle/index.ts';
 import { useCatalogueContext } from './catalogue-context/index.ts';
+import { useCors } from './cors/index.ts';
 import { useErrorShaping } from './error-shaping/index.ts';
 import { useGraphqlCache } from './graphql-cache/index.ts';
+import { useIconFiles } from './icon-files/index.ts';
 import { useObservability } from './observability/index.ts';
 import { useRateLimit } from './rate-limit/index.ts';
 import { useRestRoutes } from './rest-routes/index.ts';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   observability: useObservability,
+  cors: useCors,
   'catalogue-context': useCatalogueContext,
   'error-shaping': useErrorShaping,
   'auth-throttle': useAuthThrottle,
   'api-key-auth': useApiKeyAuth,
   'rate-limit': useRateLimit,
   'graphql-cache': useGraphqlCache,
+  'icon-files': useIconFiles,
   'rest-routes': useRestRoutes,
 };

@@ -91,6 +91,13 @@ export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Pr
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** One published icon by its set's prefix and its name in the set (as file addresses name it). */
+export async function loadIconBySetName(reads: Reads, prefix: string, name: string): Promise<IconRecord | undefined> {
+  if (`${prefix}${name}`.includes('\u0000')) return undefined; // no name has one, and PostgreSQL text cannot
+  const [row] = await reads.rows<IconRow>('icon_by_set_name', Prisma.sql`${ICON_SELECT} WHERE s.prefix = ${prefix} AND i.source_name = ${name} AND i.published`);
+  return row && toRecord(row);
+}
+
 export interface TagRecord {
   slug: string;
   name: string;

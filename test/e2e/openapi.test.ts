@@ -140,7 +140,11 @@ class Conformance {
       if (this.documentedHeaders.has(name) && !named.has(name)) problems.push(`${at}: header ${name} sent but not documented for this status`);
     });
     const schema = documented.content?.['application/json']?.schema;
-    if (!schema) {
+    const type = answer.headers.get('content-type') ?? '';
+    const otherMedia = answer.status === 200 && !/^application\/json/.test(type) ? documented.content?.[type] : undefined;
+    if (otherMedia) {
+      if (answer.method !== 'HEAD' && answer.text === '') problems.push(`${at}: no body where the document says ${type}`);
+    } else if (!schema) {
       if (answer.text !== '') problems.push(`${at}: a body where the document says none`);
     } else if (!/^application\/json/.test(answer.headers.get('content-type') ?? '')) {
       problems.push(`${at}: content-type ${answer.headers.get('content-type')}`);
@@ -162,7 +166,7 @@ describe('the OpenAPI document', () => {
     for (const response of check.responses()) {
       const resolved = resolve(document, response);
       for (const header of Object.values(resolved.headers ?? {})) expect(() => check.validator(resolve(document, header).schema)).not.toThrow();
-      if (resolved.content) expect(() => check.validator(resolved.content['application/json'].schema)).not.toThrow();
+      for (const media of Object.values(resolved.content ?? {}) as Json[]) expect(() => check.validator(media.schema)).not.toThrow();
     }
   });
 
@@ -171,10 +175,10 @@ describe('the OpenAPI document', () => {
     expect(document.info).toMatchObject({ license: { name: 'MIT', identifier: 'MIT' }, contact: { name: expect.any(String), url: expect.stringMatching(/^https:/) } });
     expect(document.info.description).toMatch(/X-API-Key/);
     expect(document.info.description).toMatch(/empty value .* counts as absent/);
-    expect(document.tags.map((tag: Json) => tag.name)).toEqual(['Icons', 'Categories', 'Sets', 'Usage']);
+    expect(document.tags.map((tag: Json) => tag.name)).toEqual(['Icons', 'Categories', 'Sets', 'Usage', 'Files']);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     const operations = Object.values(document.paths).map((item: Json) => item.get);
-    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage']);
+    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage', 'getIconSvg', 'getIconPng']);
     for (const operation of operations) {
       expect(operation.summary).toBeTruthy();
       expect(operation.description).toBeTruthy();
@@ -315,6 +319,23 @@ describe('every response of every route, as the document says', () => {
       await keyed('/suggest?q=ho&limit=0'),
       await ask(gateway.url, '/usage', { 'x-api-key': ownerKey }),
     );
+    // Icons' files: free ones without a key too, premium ones for owners only.
+    const freeFile = await database.db.prisma.icon.findFirstOrThrow({ where: { slug: freeSlug }, include: { set: true } });
+    const ownedFile = await database.db.prisma.icon.findFirstOrThrow({ where: { slug: ownedSlug }, include: { set: true } });
+    for (const [format, query] of [
+      ['svg', '?color=red&size=32'],
+      ['png', '?size=32'],
+    ] as const) {
+      const file = `/${format}/${freeFile.set.prefix}/${freeFile.sourceName}.${format}`;
+      const fresh = await ask(gateway.url, `${file}${query}`, {});
+      answers.push(fresh, await keyed(`${file}${query}`), await ask(gateway.url, file, {}, 'HEAD'));
+      answers.push(await ask(gateway.url, `${file}${query}`, { 'if-none-match': fresh.headers.get('etag')! }));
+      answers.push(await ask(gateway.url, `${file}?size=100000`, {}), await ask(gateway.url, `/${format}/${freeFile.set.prefix}/no-such-icon.${format}`, {}));
+      answers.push(await ask(gateway.url, `/${format}/${ownedFile.set.prefix}/${ownedFile.sourceName}.${format}`, {}));
+      answers.push(await ask(gateway.url, `/${format}/${ownedFile.set.prefix}/${ownedFile.sourceName}.${format}`, { 'x-api-key': ownerKey }));
+      answers.push(await ask(gateway.url, file, { 'x-api-key': 'not-a-key' }), await ask(gateway.url, file, {}, 'POST'));
+      answers.push(await ask(gateway.url, file, { 'x-api-key': limitedKey }), await keyed(`${file}?pad=${'a'.repeat(17 * 1024)}`));
+    }
     expect(answers.flatMap((answer) => check.problems(answer))).toEqual([]);
     expect(answers.filter((answer) => answer.headers.get('x-cache') === 'HIT').length).toBeGreaterThanOrEqual(4);
     // 500 and 503 are made to happen below; 408 takes the server's timeouts (slow-and-malformed-clients.test.ts).

@@ -26,7 +26,8 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
     key = (await createApiKey(prisma, { accountName: `serve-modes-${Date.now()}` })).key;
     premiumSlug = (await prisma.icon.findFirstOrThrow({ where: { premium: true, published: true }, orderBy: { id: 'asc' } })).slug;
     // Memory counters: each server counts alone, so the same requests get the same headers.
-    const env = { DATABASE_URL: database.url!, REDIS_URL: '', REDIS_CLUSTER_NODES: '' };
+    // One public base URL: svg_url and url are built on it, the same in every mode (else on each one's port).
+    const env = { DATABASE_URL: database.url!, REDIS_URL: '', REDIS_CLUSTER_NODES: '', PUBLIC_URL: 'https://icons.example.com' };
     execFileSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'mesh'), ['build'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
     const [npmStart, meshDev, meshStart] = await Promise.all([
       startGatewayProcess(env),
@@ -88,6 +89,7 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
       badParam: await ask('/icons?per_page=0', withKey),
       premium: await ask(`/icons/${premiumSlug}`, withKey),
       unknownPath: await ask('/nowhere', withKey),
+      svgFile: await ask('/svg/mdi/home.svg?color=red'),
       wrongMethod: await ask('/categories', { method: 'DELETE', ...withKey }),
       graphql: await ask(`/graphql?query=${encodeURIComponent('{ categories { slug iconCount } }')}`, withKey),
       graphqlNoKey: await asGraphQL('{ categories { slug } }', null),
@@ -117,6 +119,7 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
     expect(reference.badParam).toMatchObject({ status: 400, body: { error: { code: 400, message: 'per_page must be a whole number from 1 to 100 (got "0")' } } });
     expect(reference.premium.status).toBe(403);
     expect(reference.unknownPath.status).toBe(404);
+    expect(reference.svgFile).toMatchObject({ status: 200, type: 'image/svg+xml', cacheControl: 'public, max-age=86400' });
     expect(reference.wrongMethod).toMatchObject({ status: 405, allow: 'GET, HEAD' });
     expect(reference.graphql).toMatchObject({ status: 200, cacheControl: 'private, no-store' });
     expect(reference.graphql.body.data.categories.length).toBeGreaterThan(5);

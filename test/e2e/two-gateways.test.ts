@@ -17,7 +17,7 @@ const env = { ...process.env, REDIS_URL: '', REDIS_CLUSTER_NODES: '' }; // memor
 function customConfig(config: string): string {
   const edited = config
     .replace('hourlyLimit: 1000', 'hourlyLimit: 7')
-    .replace('anonymousHourlyLimit: 60', 'anonymousHourlyLimit: 5')
+    .replace('anonymousHourlyLimit: 1000', 'anonymousHourlyLimit: 5')
     .replace('header: X-API-Key', 'header: X-Icon-Key')
     .replace('metricsPath: /metrics', 'metricsPath: /internal/metrics')
     .replace('              - path: /categories\n', '              - path: /newest\n                operation: ListIcons\n                envelope: page\n                params:\n                  sort: { type: enum, values: { newest: NEWEST }, default: newest }\n              - path: /categories\n');

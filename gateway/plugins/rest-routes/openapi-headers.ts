@@ -54,7 +54,10 @@ export function headerComponents(responses: readonly Responses[]): Record<string
       if (!response.headers) continue;
       for (const [name, header] of Object.entries(response.headers) as [string, HeaderObject][]) {
         const base = componentName(name);
-        const component = header.required || !requiredSomewhere.has(base) ? base : `${base}IfSent`;
+        const named = header.required || !requiredSomewhere.has(base) ? base : `${base}IfSent`;
+        // A header another path describes otherwise (Cache-Control of files and of JSON) gets a component of its own.
+        let component = named;
+        for (let n = 2; components[component] && JSON.stringify(components[component]) !== JSON.stringify(header); n++) component = `${named}${n}`;
         components[component] ??= header;
         response.headers[name] = { $ref: `#/components/headers/${component}` };
       }
