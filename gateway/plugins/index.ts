@@ -10,6 +10,7 @@ import { useGraphqlCache } from './graphql-cache/index.ts';
 import { useObservability } from './observability/index.ts';
 import { useRateLimit } from './rate-limit/index.ts';
 import { useRestRoutes } from './rest-routes/index.ts';
+import { useWebPages } from './web-pages/index.ts';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   cors: useCors,
@@ -21,4 +22,5 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   'rate-limit': useRateLimit,
   'graphql-cache': useGraphqlCache,
   'rest-routes': useRestRoutes,
+  'web-pages': useWebPages,
 };
