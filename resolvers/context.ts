@@ -1,6 +1,7 @@
 // What the resolvers need from whoever runs them (the gateway, a test, a script): the
 // database and the caller's account. Resolvers never see HTTP.
 import type { PrismaClient } from '../prisma/generated/client.ts';
+import type { UrlSigner } from '../lib/url-signing.ts';
 import type { UrlTemplates } from './urls.ts';
 
 export interface Viewer {
@@ -12,4 +13,6 @@ export interface CatalogueContext {
   /** The caller's account; null for anonymous access. */
   viewer: Viewer | null;
   urls: UrlTemplates;
+  /** Signed file addresses (for premium icons' owners); without it, none are given or accepted. */
+  signedUrls?: { signer: UrlSigner; seconds: number };
 }

@@ -34,6 +34,14 @@ export async function mayOpen(icon: PremiumAware, ownership: OwnershipLoader): P
 }
 
 /**
+ * Whether the caller may fetch the icon's file: whoever may open it, or anyone holding a signed
+ * address an owner was given (`signed`: its signature was checked and is in force).
+ */
+export async function mayFetchFile(icon: PremiumAware, ownership: OwnershipLoader, signed: boolean): Promise<boolean> {
+  return signed || mayOpen(icon, ownership);
+}
+
+/**
  * Whether the caller receives the icon's markup. `includeOwnedPremium: false` (the rule of
  * lists in the specification: "free icons only") withholds premium markup whoever asks.
  */
@@ -47,7 +55,8 @@ export async function mayReceiveMarkup(icon: PremiumAware, ownership: OwnershipL
  * makes it the same for everyone.
  */
 const ACCOUNT_DEPENDENT: Record<string, { sameForAllWhen?: { argument: string; value: boolean } }> = {
-  'Query.icon': {}, // FORBIDDEN for everyone but a premium icon's owners
+  'Query.icon': {}, // FORBIDDEN for everyone but a premium icon's owners, who get signed addresses
+  'Query.iconFile': {},
   'Icon.svg': { sameForAllWhen: { argument: 'includeOwnedPremium', value: false } },
 };
 

@@ -2,15 +2,16 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { pageRequest, iconFilter, locale, searchText, sortKey, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
 import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
-import { loadIconByRef, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
+import { loadIconByRef, loadIconBySetName, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
 import { listIconIds } from './catalogue/list-icons.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import type { CatalogueContext } from './context.ts';
-import { mayOpen, mayReceiveMarkup } from './entitlements.ts';
+import { mayFetchFile, mayOpen, mayReceiveMarkup } from './entitlements.ts';
 import { catalogueError } from './errors.ts';
+import { signatureHolds, signedAddress } from './file-addresses.ts';
 import { requestState } from './request-state.ts';
-import { svgMarkup } from './svg.ts';
+import { safeSvgBody, svgMarkup } from './svg.ts';
 import { fillTemplate } from './urls.ts';
 
 interface ListArgs extends PageArgs {
@@ -21,6 +22,16 @@ interface ListArgs extends PageArgs {
 interface SearchArgs extends ListArgs {
   q: string;
 }
+
+interface IconFileArgs {
+  prefix: string;
+  name: string;
+  expires?: number | null;
+  signature?: string | null;
+}
+
+/** An icon as Query.icon gives it: a premium one only to its owners, whose svgUrl is then signed. */
+type OpenedIcon = IconRecord & { openedByOwner?: boolean };
 
 async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page, perPage }: { page: number; perPage: number }) {
   return {
@@ -48,7 +59,17 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       if (!(await mayOpen(icon, requestState(context).ownership))) {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon that your account does not own`);
       }
-      return icon;
+      return icon.premium ? { ...icon, openedByOwner: true } : icon;
+    },
+    async iconFile(_root, { prefix, name, expires, signature }: IconFileArgs, context) {
+      const icon = await loadIconBySetName(context.prisma, prefix, name);
+      if (!icon) throw catalogueError('NOT_FOUND', `No icon named "${name}" in a set "${prefix}"`);
+      const signed = signatureHolds(context, icon.id, expires, signature);
+      const state = requestState(context);
+      if (!(await mayFetchFile(icon, state.ownership, signed))) {
+        throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon: send the API key of an account that owns it, or use the signed address its owner is given`);
+      }
+      return { body: safeSvgBody(await state.bodies.load(icon.id)), width: icon.width, height: icon.height, premium: icon.premium };
     },
     categories: (_root, _args, context) => listCategories(context.prisma),
     tags: (_root, _args, context) => listTags(context.prisma),
@@ -60,8 +81,10 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     licenseUrl: (icon: IconRecord) => icon.set.licenseUrl,
     publishedAt: (icon: IconRecord) => icon.publishedAt.toISOString(),
     tags: (icon: IconRecord, _args, context) => requestState(context).tags.load(icon.id),
-    svgUrl: (icon: IconRecord, _args, context) =>
-      fillTemplate(context.urls.svgUrl, { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName }),
+    svgUrl(icon: OpenedIcon, _args, context) {
+      const url = fillTemplate(context.urls.svgUrl, { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName });
+      return icon.openedByOwner ? signedAddress(context, url, icon.id) : url;
+    },
     url: (icon: IconRecord, args: { locale?: string | null }, context) =>
       fillTemplate(context.urls.pageUrl, {
         id: icon.id,

@@ -30,5 +30,6 @@ export function describeApi(plugins: readonly GatewayPlugin[]): ApiDescription {
     responses: [...PIPELINE_RESPONSES, ...described.flatMap((d) => d.responses ?? [])],
     headers: [REQUEST_ID, ...described.flatMap((d) => d.headers ?? [])],
     overview: described.flatMap((d) => d.overview ?? []),
+    paths: described.flatMap((d) => d.paths ?? []),
   };
 }

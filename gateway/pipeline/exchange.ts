@@ -38,8 +38,10 @@ export interface Caller {
  * label for metrics and logs, unlike paths).
  */
 export interface Destination {
-  kind: 'rest' | 'graphql' | 'document' | 'probe';
+  kind: 'rest' | 'graphql' | 'document' | 'probe' | 'file';
   route: string;
+  /** The route admits callers without a key (as anonymous callers, under the per-address limit): files an <img> loads. */
+  keyOptional?: boolean;
 }
 
 export interface Exchange {

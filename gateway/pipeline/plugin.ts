@@ -63,6 +63,24 @@ export interface AddedHeader extends DescribedHeader {
   always: boolean;
 }
 
+/** A path a plugin serves itself (not a REST route), for the API's description. */
+export interface DescribedPath {
+  /** As OpenAPI writes it, for example `/svg/{prefix}/{name}.svg`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  /** OpenAPI parameter objects. */
+  parameters: readonly Record<string, unknown>[];
+  /** The path's own responses; every plugin's `responses` join them, as on the REST routes. */
+  responses: readonly DescribedResponse[];
+  /** The 200's content: media type -> OpenAPI media type object. */
+  content: Record<string, Record<string, unknown>>;
+  /** Whether a request without any key is served too (as an anonymous caller). */
+  keyOptional?: boolean;
+}
+
 /**
  * What plugins say of themselves in the API's description (the OpenAPI document), under their
  * configured names and in the REST API's terms (no GraphQL wording).
@@ -76,6 +94,8 @@ export interface ApiDescription {
   headers?: readonly AddedHeader[];
   /** Paragraphs (Markdown) for the document's introduction. */
   overview?: readonly string[];
+  /** Paths the plugin serves itself. */
+  paths?: readonly DescribedPath[];
 }
 
 export interface GatewayPlugin {

@@ -7,6 +7,7 @@ import { useCatalogueContext } from './catalogue-context/index.ts';
 import { useCors } from './cors/index.ts';
 import { useErrorShaping } from './error-shaping/index.ts';
 import { useGraphqlCache } from './graphql-cache/index.ts';
+import { useIconFiles } from './icon-files/index.ts';
 import { useObservability } from './observability/index.ts';
 import { useRateLimit } from './rate-limit/index.ts';
 import { useRestRoutes } from './rest-routes/index.ts';
@@ -21,6 +22,7 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   'api-key-auth': useApiKeyAuth,
   'rate-limit': useRateLimit,
   'graphql-cache': useGraphqlCache,
+  'icon-files': useIconFiles,
   'rest-routes': useRestRoutes,
   'web-pages': useWebPages,
 };

@@ -2,12 +2,13 @@
 // No I/O and no clock: the same source and options always give deep-equal output.
 // The rules are documented in the README ("Data: how an Iconify set becomes catalogue rows"); bump MAPPING_VERSION whenever they change.
 
+import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
 import { bodyHues } from './colors.ts';
 import { deriveStats, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
 import { createStyleResolver } from './styles.ts';
 import { compareByteOrder, displayName, nameTokens, slugify } from './text.ts';
 
-export const MAPPING_VERSION = 1;
+export const MAPPING_VERSION = 2;
 
 export interface SetSource {
   /** Parsed icons.json. */
@@ -169,7 +170,8 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
       throw new TypeError(`${prefix}: icon "${name}" has no body`);
     }
     icons.set(name, {
-      body: entry.body,
+      // Sanitized as it comes in (lib/svg/sanitize.ts): a set's markup must not run code in a page.
+      body: sanitizeSvgBody(entry.body),
       width: positiveNumber(entry.width),
       height: positiveNumber(entry.height),
       left: finiteNumber(entry.left),

@@ -94,6 +94,13 @@ export async function loadIconByRef(prisma: PrismaClient, ref: string): Promise<
   return row && toRecord(row);
 }
 
+/** One published icon by its set's prefix and its name in the set (as file addresses name it). */
+export async function loadIconBySetName(prisma: PrismaClient, prefix: string, name: string): Promise<IconRecord | undefined> {
+  if (`${prefix}${name}`.includes('\u0000')) return undefined;
+  const [row] = await prisma.$queryRaw<IconRow[]>(Prisma.sql`${ICON_SELECT} WHERE s.prefix = ${prefix} AND i.source_name = ${name} AND i.published`);
+  return row && toRecord(row);
+}
+
 export interface TagRecord {
   slug: string;
   name: string;

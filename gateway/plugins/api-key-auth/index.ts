@@ -51,7 +51,7 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
     if (open.has(exchange.path)) return undefined;
     const presented = presentedKey(exchange, header);
     if (presented === '') {
-      if (!allowAnonymous) return errorResponse(401, missing, { ...challenge });
+      if (!allowAnonymous && !exchange.destination?.keyOptional) return errorResponse(401, missing, { ...challenge });
       exchange.caller = { key: null, viewer: null };
       return undefined;
     }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { LOCALE_PATTERN, TEMPLATE_PLACEHOLDERS, unknownPlaceholders } from '../../../resolvers/urls.ts';
 
+/** An address template: absolute (a CDN's), or a path on the gateway's own public base URL. */
 const template = (example: string) =>
   z
     .string()
-    .url(`must be an absolute URL such as ${example}`)
+    .refine((value) => value.startsWith('/') || URL.canParse(value), `must be a path such as ${example} or an absolute URL`)
     .superRefine((value, context) => {
       const unknown = unknownPlaceholders(value);
       if (unknown.length === 0) return;
@@ -14,16 +15,26 @@ const template = (example: string) =>
       });
     });
 
+export const publicBaseUrl = z
+  .string()
+  .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), 'must be an absolute http(s) URL such as https://api.example.com')
+  .transform((value) => value.replace(/\/+$/, ''));
+
 export const catalogueContextOptions = z
   .object({
+    /** The gateway's public base URL, for addresses given as paths. @default PUBLIC_URL, else http://localhost:<the listening port> */
+    publicUrl: publicBaseUrl.optional(),
     urls: z
       .object({
-        /** Address of an icon's SVG file. */
-        svgUrl: template('https://cdn.example.com/{prefix}/{name}.svg'),
-        /** Address of an icon's page on the website; `{locale}` is the locale segment. */
-        pageUrl: template('https://example.com/{locale}/icons/{slug}'),
+        /** Address of an icon's SVG file. @default "/svg/{prefix}/{name}.svg" (served by the icon-files plugin) */
+        svgUrl: template('/svg/{prefix}/{name}.svg').default('/svg/{prefix}/{name}.svg'),
+        /** Address of an icon's page on the website; `{locale}` is the locale segment. @default "/{locale}/icons/{slug}" */
+        pageUrl: template('/{locale}/icons/{slug}').default('/{locale}/icons/{slug}'),
         defaultLocale: z.string().regex(LOCALE_PATTERN, 'must be a locale such as en or pt-BR').default('en'),
       })
-      .strict(),
+      .strict()
+      .default({ svgUrl: '/svg/{prefix}/{name}.svg', pageUrl: '/{locale}/icons/{slug}', defaultLocale: 'en' }),
+    /** Seconds a signed address of a premium file (given to its owners) stays valid. @default 3600 */
+    signedUrlSeconds: z.number().int().min(60).max(7 * 86_400).default(3600),
   })
   .strict();

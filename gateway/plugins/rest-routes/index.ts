@@ -100,6 +100,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   }
 
   function route(exchange: Exchange): GatewayResponse | undefined {
+    if (exchange.destination) return undefined; // a plugin listed before this one serves the path (icons' files)
     const { path } = exchange;
     if (path === GRAPHQL_PATH) {
       // Known first, so that even a 405 here is said as a GraphQL response.

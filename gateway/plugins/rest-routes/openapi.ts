@@ -116,33 +116,44 @@ function ownResponses(route: CompiledRoute): DescribedResponse[] {
   ];
 }
 
+type ResponseObjects = Record<string, JsonSchema & { headers?: Record<string, unknown> }>;
+
+/**
+ * The response objects of one operation: its own responses with every plugin's, each status's
+ * headers, the 200's content as given; errors share one component per status.
+ */
+function responsesOf(own: readonly DescribedResponse[], okContent: JsonSchema, api: ApiDescription, errorResponses: ResponseObjects): ResponseObjects {
+  const produced = [...own, ...(api.responses ?? [])];
+  const statuses = [...new Set(produced.map((r) => r.status))].sort((a, b) => a - b);
+  const responses: ResponseObjects = {};
+  for (const status of statuses) {
+    const producers = produced.filter((r) => r.status === status);
+    const description = [...new Set(producers.map((r) => r.description))].join(' ');
+    const headers = headersOf(status, producers, api.headers ?? []);
+    if (status === 200) responses[status] = { description, headers, content: okContent };
+    else if (status < 400) responses[status] = { description, headers };
+    else {
+      const response = { description, headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      // Errors look alike on every route: one component per status (inline if a route's differs).
+      const name = responseName(status);
+      errorResponses[name] ??= response;
+      responses[status] = JSON.stringify(errorResponses[name]) === JSON.stringify(response) ? { $ref: `#/components/responses/${name}` } : response;
+    }
+  }
+  return responses;
+}
+
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly CompiledRoute[], options: RestRoutesOptions['openapi'], api: ApiDescription): JsonSchema {
   const schemas = new ResponseSchemas(schema, ['Error']);
-  const errorResponses: Record<string, JsonSchema & { headers?: Record<string, unknown> }> = {};
-  const operationResponses: Record<string, { headers?: Record<string, unknown> }>[] = [];
+  const errorResponses: ResponseObjects = {};
+  const operationResponses: ResponseObjects[] = [];
   const paths: Record<string, JsonSchema> = {};
 
   for (const route of routes) {
     const { config } = route;
     const root = schemas.rootField(route.document);
     const body = config.envelope === 'page' ? root : { type: 'object', properties: { data: root }, required: ['data'], additionalProperties: false };
-    const produced = [...ownResponses(route), ...(api.responses ?? [])];
-    const statuses = [...new Set(produced.map((r) => r.status))].sort((a, b) => a - b);
-    const responses: Record<string, JsonSchema & { headers?: Record<string, unknown> }> = {};
-    for (const status of statuses) {
-      const producers = produced.filter((r) => r.status === status);
-      const description = [...new Set(producers.map((r) => r.description))].join(' ');
-      const headers = headersOf(status, producers, api.headers ?? []);
-      if (status === 200) responses[status] = { description, headers, content: { 'application/json': { schema: body } } };
-      else if (status < 400) responses[status] = { description, headers };
-      else {
-        const response = { description, headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-        // Errors look alike on every route: one component per status (inline if a route's differs).
-        const name = responseName(status);
-        errorResponses[name] ??= response;
-        responses[status] = JSON.stringify(errorResponses[name]) === JSON.stringify(response) ? { $ref: `#/components/responses/${name}` } : response;
-      }
-    }
+    const responses = responsesOf(ownResponses(route), { 'application/json': { schema: body } }, api, errorResponses);
     operationResponses.push(responses);
     paths[config.path] = {
       get: {
@@ -155,9 +166,17 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Com
       },
     };
   }
+  // Paths other plugins serve themselves (icons' files), with the same shared responses.
+  for (const described of api.paths ?? []) {
+    const responses = responsesOf(described.responses, described.content, api, errorResponses);
+    operationResponses.push(responses);
+    const { tag, operationId, summary, description, parameters, keyOptional } = described;
+    const security = keyOptional ? { security: [...(api.security ?? []).filter((requirement) => Object.keys(requirement).length > 0), {}] } : {};
+    paths[described.path] = { get: { tags: [tag], operationId, summary, description, ...security, parameters, responses } };
+  }
 
   const headers = headerComponents([...operationResponses, errorResponses]);
-  const tags = [...new Set(routes.map(tagOf))].map((name) => ({ name, ...(options.tags[name] && { description: options.tags[name] }) }));
+  const tags = [...new Set([...routes.map(tagOf), ...(api.paths ?? []).map((path) => path.tag)])].map((name) => ({ name, ...(options.tags[name] && { description: options.tags[name] }) }));
   const description = [...(options.description ? [options.description] : []), ...(api.overview ?? []), ...OVERVIEW].join('\n\n');
   return {
     openapi: '3.1.0',

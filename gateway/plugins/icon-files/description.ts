@@ -1,0 +1,90 @@
+// What the icon-files plugin says of its paths in the API's description (the OpenAPI document).
+import type { ApiDescription, DescribedHeader, DescribedPath, DescribedResponse } from '../../pipeline/plugin.ts';
+import type { IconFilesOptions } from './options.ts';
+
+const ETAG: DescribedHeader = { name: 'ETag', description: 'Strong validator of the file (one per content coding); send it back in If-None-Match for a 304.', schema: { type: 'string' } };
+const CACHE_CONTROL: DescribedHeader = {
+  name: 'Cache-Control',
+  description: 'Free icons: `public, max-age=<seconds>` (browsers and CDNs may keep them). Premium icons: `private`, for at most the signed address’s remaining life, else `no-cache`.',
+  schema: { type: 'string' },
+};
+const X_CACHE: DescribedHeader = { name: 'X-Cache', description: 'HIT when the icon’s data came from the gateway’s cache, MISS when it was read for this request.', schema: { type: 'string', enum: ['HIT', 'MISS'] } };
+const ALLOW: DescribedHeader = { name: 'Allow', description: 'The methods the path allows.', schema: { type: 'string', const: 'GET, HEAD' } };
+const VARY: DescribedHeader = { name: 'Vary', description: '`Accept-Encoding` (and `Origin` when CORS allows a list of origins).', schema: { type: 'string' } };
+const CONTENT_ENCODING: DescribedHeader = { name: 'Content-Encoding', description: '`br` or `gzip` when Accept-Encoding asks for it and the file is large enough to gain.', schema: { type: 'string', enum: ['br', 'gzip'] } };
+const CSP: DescribedHeader = { name: 'Content-Security-Policy', description: 'Opened at its own address, the file may load and run nothing.', schema: { type: 'string' } };
+const NOSNIFF: DescribedHeader = { name: 'X-Content-Type-Options', description: '`nosniff`.', schema: { type: 'string', const: 'nosniff' } };
+
+const pathParameters = [
+  { name: 'prefix', in: 'path', required: true, description: 'The icon set’s prefix, for example `mdi`.', schema: { type: 'string', minLength: 1 } },
+  { name: 'name', in: 'path', required: true, description: 'The icon’s name in its set, for example `home`.', schema: { type: 'string', minLength: 1 } },
+];
+
+const query = (name: string, description: string, schema: Record<string, unknown>) => ({ name, in: 'query', required: false, allowEmptyValue: true, description, schema });
+
+function customizationParameters({ svgSize }: IconFilesOptions, sizeOnly: boolean) {
+  const bounded = { type: 'integer', minimum: svgSize.min, maximum: svgSize.max };
+  return [
+    query('color', 'Replaces `currentColor` (the colour of monochrome icons): a hex colour (`#1e90ff`, `%23f00`, or the digits alone) or a CSS colour name (`tomato`).', { type: 'string', maxLength: 50 }),
+    ...(sizeOnly
+      ? []
+      : [
+          query('size', 'Height in pixels; the width follows the icon’s proportions. Not with width or height.', bounded),
+          query('width', 'Width in pixels (the height follows unless given).', bounded),
+          query('height', 'Height in pixels (the width follows unless given).', bounded),
+        ]),
+    query('rotate', 'Clockwise: 90, 180 or 270 degrees (or 1, 2, 3 quarter turns).', { type: 'string', enum: ['0', '1', '2', '3', '90', '180', '270', '0deg', '90deg', '180deg', '270deg'] }),
+    query('flip', 'Mirror: `horizontal`, `vertical` or `horizontal,vertical`.', { type: 'string', enum: ['horizontal', 'vertical', 'horizontal,vertical', 'vertical,horizontal'] }),
+    query('expires', 'Of a signed address (premium icons): as `svg_url` of GET /icons/{ref} gives it to an owner.', { type: 'integer', minimum: 0 }),
+    query('signature', 'Of a signed address (premium icons), with `expires`.', { type: 'string', maxLength: 100 }),
+  ];
+}
+
+function ownResponses(fresh: DescribedHeader[]): DescribedResponse[] {
+  return [
+    { status: 200, description: 'OK', headers: fresh },
+    { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: fresh.filter((header) => header !== CONTENT_ENCODING) },
+    { status: 400, description: 'A customization parameter breaks its rule; the message names it.' },
+    { status: 403, description: 'A premium icon, and neither the key of an account that owns it nor a valid signed address; or a signed address that has expired or was altered.' },
+    { status: 404, description: 'No icon of that name in that set.' },
+    { status: 405, description: 'A method other than GET or HEAD.', headers: [ALLOW] },
+  ];
+}
+
+const ACCESS =
+  'No key is needed for a free icon (an `<img>` cannot send one): such requests are counted per client address under the anonymous limit. A premium icon needs the key of an account that owns it, or the signed address (`expires`, `signature`) that GET /icons/{ref} gives its owners in `svg_url`, valid for a limited time.';
+
+export function describeIconFiles(options: IconFilesOptions, routes: { svg: string; png: string }): ApiDescription {
+  const svg: DescribedPath = {
+    path: routes.svg,
+    operationId: 'getIconSvg',
+    tag: 'Files',
+    summary: 'An icon’s SVG file, customized',
+    description: `The sanitized SVG (no scripts, event handlers or outside references), as \`svg_url\` addresses it. ${ACCESS} Compressed with brotli or gzip when Accept-Encoding asks.`,
+    parameters: [...pathParameters, ...customizationParameters(options, false)],
+    responses: ownResponses([ETAG, CACHE_CONTROL, X_CACHE, VARY, CONTENT_ENCODING, CSP, NOSNIFF]),
+    content: { 'image/svg+xml': { schema: { type: 'string' } } },
+    keyOptional: true,
+  };
+  const png: DescribedPath = {
+    path: routes.png,
+    operationId: 'getIconPng',
+    tag: 'Files',
+    summary: 'An icon rendered as PNG',
+    description: `A transparent PNG rendered from the (customized) SVG, its longer side \`size\` pixels. ${ACCESS}`,
+    parameters: [
+      ...pathParameters,
+      query('size', `The longer side in pixels, ${options.pngSize.min} to ${options.pngSize.max}.`, { type: 'integer', minimum: options.pngSize.min, maximum: options.pngSize.max, default: options.pngSize.default }),
+      ...customizationParameters(options, true),
+    ],
+    responses: ownResponses([ETAG, CACHE_CONTROL, X_CACHE]),
+    content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+    keyOptional: true,
+  };
+  return {
+    paths: [svg, png],
+    overview: [
+      `**Files.** Each icon’s SVG is at \`${routes.svg}\` (the address in \`svg_url\`) and a PNG at \`${routes.png}?size=\`. ${ACCESS}`,
+    ],
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+const basePath = z.string().regex(/^\/[A-Za-z0-9._-]+$/, 'must be one path segment such as /svg');
+
+export const iconFilesOptions = z
+  .object({
+    /** The named operation of `operations` that gives an icon's file (its body, size and license). @default "IconFile" */
+    operation: z.string().regex(/^[A-Za-z_]\w*$/).default('IconFile'),
+    /** The folder of .graphql operations (shared with rest-routes). @default "gateway/operations" */
+    operations: z.string().min(1).default('gateway/operations'),
+    /** SVG files at `<svgPath>/{prefix}/{name}.svg`. @default "/svg" */
+    svgPath: basePath.default('/svg'),
+    /** PNG files at `<pngPath>/{prefix}/{name}.png?size=`. @default "/png" */
+    pngPath: basePath.default('/png'),
+    /** Bounds of an SVG's width, height and size, in pixels. @default { min: 1, max: 2048 } */
+    svgSize: z.object({ min: z.number().int().min(1).default(1), max: z.number().int().max(16_384).default(2048) }).strict().default({ min: 1, max: 2048 }),
+    /** Bounds and default of a PNG's size (its longer side), in pixels. @default { min: 16, max: 512, default: 64 } */
+    pngSize: z
+      .object({ min: z.number().int().min(1).default(16), max: z.number().int().max(4096).default(512), default: z.number().int().default(64) })
+      .strict()
+      .default({ min: 16, max: 512, default: 64 })
+      .refine((size) => size.min <= size.default && size.default <= size.max, { message: 'default must lie between min and max' }),
+    /** Cache-Control max-age of free icons' files, for browsers and CDNs. @default 86400 */
+    maxAgeSeconds: z.number().int().min(0).max(31_536_000).default(86_400),
+    /** Seconds a free icon's file data is kept in this process (a catalogue change shows within it). @default 60 */
+    cacheSeconds: z.number().int().min(0).max(3600).default(60),
+    /** Bytes of finished files (compressed SVGs, PNGs) kept in memory, by content. @default 33554432 */
+    cacheMaxBytes: z.number().int().min(0).max(1024 ** 3).default(32 * 1024 * 1024),
+  })
+  .strict();
+
+export type IconFilesOptions = z.infer<typeof iconFilesOptions>;
