@@ -72,15 +72,21 @@ function tile(item) {
   link.href = pagePath(item);
   link.dataset.slug = item.slug;
   const img = document.createElement('img');
-  img.src = item.svg_url;
   img.alt = '';
   img.width = 48;
   img.height = 48;
-  img.loading = 'lazy';
-  img.decoding = 'async';
-  // A premium file needs the owner's signed address: a failed image says so rather than nothing.
-  link.dataset.fallback = item.premium ? 'Locked' : 'No image';
-  img.addEventListener('error', () => link.classList.add('no-image'), { once: true });
+  if (item.premium) {
+    // A list gives no premium file to anyone (only an owner's single-icon response signs one):
+    // the tile shows the icon as locked instead of asking for a file that is refused.
+    link.dataset.fallback = 'Locked';
+    link.classList.add('no-image');
+  } else {
+    link.dataset.fallback = 'No image';
+    img.addEventListener('error', () => link.classList.add('no-image'), { once: true });
+    img.loading = 'lazy';
+    img.decoding = 'async';
+    img.src = item.svg_url;
+  }
   const name = document.createElement('span');
   name.className = 'name';
   name.textContent = item.name;
