@@ -47,6 +47,15 @@ describe.skipIf(skip)('the catalogue in a browser', () => {
     return (await (await fetch(`${gateway.url}${path}`, { headers: { 'x-api-key': apiKey } })).json()) as T;
   }
 
+  /** The explorer with the reader's key pasted and submitted. */
+  async function explorerWithKey() {
+    const opened = await browser.page();
+    await opened.page.goto(`${origin}/`);
+    await opened.page.getByLabel('API key').fill(key);
+    await opened.page.keyboard.press('Enter');
+    return opened;
+  }
+
   it('searches "arow left", shows Arrow Left with its image, opens it and copies its markup', async () => {
     const { page, problems } = await browser.page();
     await page.goto(`${origin}/`);
@@ -93,10 +102,7 @@ describe.skipIf(skip)('the catalogue in a browser', () => {
   });
 
   it('filters by category, style, colour and license, and pages through the results', async () => {
-    const { page, problems } = await browser.page();
-    await page.goto(`${origin}/`);
-    await page.getByLabel('API key').fill(key);
-    await page.keyboard.press('Enter');
+    const { page, problems } = await explorerWithKey();
     await expect.poll(() => page.locator('#category option').count()).toBeGreaterThan(1);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -117,10 +123,7 @@ describe.skipIf(skip)('the catalogue in a browser', () => {
   });
 
   it('searches as one types: once per pause, aborting the search a newer one replaces', async () => {
-    const { page, problems } = await browser.page();
-    await page.goto(`${origin}/`);
-    await page.getByLabel('API key').fill(key);
-    await page.keyboard.press('Enter');
+    const { page, problems } = await explorerWithKey();
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/icons, page 1 of/);
     const searches: string[] = [];
     const aborted: string[] = [];
