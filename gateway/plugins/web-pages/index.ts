@@ -75,11 +75,12 @@ export const useWebPages: PluginFactory = (rawOptions, _services, where): Gatewa
         return serve(exchange, found.asset, found.policy);
       },
     },
+    // (The REST API's description speaks of REST only: GraphiQL is not named in it.)
     describes: {
       overview: [
         `**In a browser.** The explorer (\`${options.explorerPath}\`) searches and shows the catalogue with a key you paste; each icon's \`url\` opens it there. ${
           options.docsPath === false ? '' : `This reference is also served as a page at \`${options.docsPath}\`. `
-        }${options.graphiql ? 'GraphiQL opens when a browser visits `/graphql`. ' : ''}These pages need no key to load.`,
+        }These pages need no key to load.`,
       ],
     },
   };
