@@ -11,6 +11,7 @@ import { useIconFiles } from './icon-files/index.ts';
 import { useObservability } from './observability/index.ts';
 import { useRateLimit } from './rate-limit/index.ts';
 import { useRestRoutes } from './rest-routes/index.ts';
+import { useWebPages } from './web-pages/index.ts';
 
 export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   observability: useObservability,
@@ -23,4 +24,5 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   'graphql-cache': useGraphqlCache,
   'icon-files': useIconFiles,
   'rest-routes': useRestRoutes,
+  'web-pages': useWebPages,
 };

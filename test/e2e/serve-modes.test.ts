@@ -139,4 +139,35 @@ describe.skipIf(skip)('every serve mode answers the same contract', () => {
     expect(seen['mesh dev']).toEqual(reference);
     expect(seen['mesh start']).toEqual(reference);
   });
+
+  it('serves the pages alike: the explorer, an icon page, /docs and its assets, GraphiQL for browsers', async () => {
+    const pages = async (url: string) => {
+      const look = async (path: string, headers: Record<string, string> = {}) => {
+        const response = await fetch(`${url}${path}`, { headers });
+        const text = await response.text();
+        return { status: response.status, type: response.headers.get('content-type'), etag: response.headers.get('etag'), bytes: text.length, graphiql: text.includes('renderYogaGraphiQL') };
+      };
+      return {
+        explorer: await look('/'),
+        iconPage: await look('/en/icons/mdi-home'),
+        docs: await look('/docs'),
+        swagger: await look('/docs/swagger-ui-bundle.js'),
+        missing: await look('/explorer/missing.js'),
+        graphiql: await look('/graphql', { accept: 'text/html' }),
+      };
+    };
+    const seen: Record<string, Awaited<ReturnType<typeof pages>>> = {};
+    for (const [mode, server] of Object.entries(servers)) seen[mode] = await pages(server.url);
+    const reference = seen['npm start']!;
+    expect(reference.explorer).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(reference.iconPage).toEqual(reference.explorer);
+    expect(reference.docs).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(reference.swagger).toMatchObject({ status: 200, type: 'text/javascript; charset=utf-8' });
+    expect(reference.missing).toMatchObject({ status: 404, type: 'application/json; charset=utf-8' });
+    expect(reference.graphiql).toMatchObject({ status: 200, type: 'text/html; charset=utf-8', graphiql: true });
+    // Known gap: Mesh's own server answers `/` as its GraphQL endpoint (401 without a key), so the
+    // explorer's home is not reachable there; its icon pages and everything else are.
+    const { explorer: _home, ...rest } = reference;
+    for (const mode of ['mesh dev', 'mesh start']) expect(seen[mode], mode).toMatchObject(rest);
+  });
 });
