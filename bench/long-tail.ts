@@ -5,7 +5,7 @@
 import { generateQueries, kindCounts, QUERY_MIX, type QueryKind } from './query-mix.ts';
 import type { Scenario } from './report.ts';
 import { distinctUrls, zipfUrls } from './url-source.ts';
-import { listUrls, searchUrls, singleIconUrls } from './url-lists.ts';
+import { listUrls, searchUrls, singleIconUrls, svgFileUrls } from './url-lists.ts';
 import type { CatalogueVocabulary } from './vocabulary.ts';
 
 export interface LongTailSettings {
@@ -21,7 +21,7 @@ export interface LongTailSettings {
   seed: number;
 }
 
-export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf'] as const;
+export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss'] as const;
 
 const percent = (part: number, whole: number) => `${Math.round((100 * part) / Math.max(1, whole))} %`;
 
@@ -52,6 +52,11 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
     const urls = singleIconUrls(vocabulary.icons, settings.singleIcons, settings.seed + 1);
     notes.push(`single icons: ${urls.length.toLocaleString('en-US')} distinct free icons of ${vocabulary.icons.length.toLocaleString('en-US')}, half by slug, half by id`);
     scenarios.push({ id: 'single-miss', label: 'single-icon misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
+  }
+  if (wanted('svg-miss')) {
+    const urls = svgFileUrls(vocabulary.icons, settings.singleIcons, settings.seed + 4);
+    notes.push(`SVG files: ${urls.length.toLocaleString('en-US')} distinct free icons' files, one in five coloured, one in five sized`);
+    scenarios.push({ id: 'svg-miss', label: 'SVG file misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
   }
   if (wanted('list-miss')) {
     const urls = listUrls(vocabulary.list, settings.listUrls, settings.seed + 2);

@@ -32,8 +32,9 @@
 // key, default 100000000), BENCH_BODY_ONLY (1 adds the minimal-headers baseline; default 0 since issue 12),
 // BENCH_COMPARE_REF (a commit whose gateway to measure beside this checkout's; default none).
 // Issue 12: BENCH_SCENARIOS (comma-separated scenario ids, or the groups "cached" and
-// "long-tail"; default all): cached: icon, icons, icons-svg, search-home, search-arrow-left,
-// categories, graphql; long-tail: search-miss, single-miss, list-miss, search-zipf.
+// "long-tail"; default all): cached: icon, svg-file, icons, icons-svg, search-home,
+// search-arrow-left, categories, sets, suggest, graphql; long-tail: search-miss, single-miss,
+// list-miss, search-zipf, svg-miss.
 // BENCH_SEARCH_QUERIES (distinct search queries, also the Zipf mix's list; default 12000),
 // BENCH_SINGLE_ICONS (distinct icons; default 100000, at most the catalogue's free icons),
 // BENCH_LIST_URLS (distinct list pages; default 15000), BENCH_ZIPF_S (the Zipf mix's exponent;
@@ -171,14 +172,17 @@ const rel = (path: string) => relative(process.cwd(), path) || '.';
 // Scenarios
 
 /** The repeated-URL scenarios (one URL each, mostly cache hits) that BENCH_SCENARIOS selects. */
-function cachedScenarios(iconSlug: string): Scenario[] {
+function cachedScenarios(iconSlug: string, svgPath: string): Scenario[] {
   const all: Scenario[] = [
     { id: 'icon', label: `/icons/${iconSlug}`, path: `/icons/${encodeURIComponent(iconSlug)}`, minRatio: 0.4 },
+    { id: 'svg-file', label: svgPath, path: svgPath },
     { id: 'icons', label: '/icons', path: '/icons', minRatio: 0.25 },
     { id: 'icons-svg', label: '/icons?per_page=100&include_svg=1', path: '/icons?per_page=100&include_svg=1' },
     { id: 'search-home', label: '/search?q=home', path: '/search?q=home', minRatio: 0.1, goalScope: 'demo catalogue', iconifyRps: 850 },
     { id: 'search-arrow-left', label: '/search?q=arrow%20left', path: '/search?q=arrow%20left', iconifyRps: 330 },
     { id: 'categories', label: '/categories', path: '/categories', minRatio: 0.4 },
+    { id: 'sets', label: '/sets', path: '/sets' },
+    { id: 'suggest', label: '/suggest?q=arr', path: '/suggest?q=arr' },
     { id: 'graphql', label: `GraphQL ${GRAPHQL_QUERY}`, path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
   ];
   return all.filter((scenario) => wanted(scenario.id));
@@ -427,6 +431,15 @@ function assertAnswered(scenario: Scenario, fetched: Fetched, summary: string, s
   }
 }
 
+/** The path of an icon's SVG file, from its svg_url (which names the gateway's own base URL). */
+async function svgPathOf(gateway: ServerChild, slug: string, key: string): Promise<string> {
+  const icon = json(await get(gateway.url, `/icons/${encodeURIComponent(slug)}`, key));
+  const svgUrl = isObject(icon) && isObject(icon.data) ? icon.data.svg_url : undefined;
+  if (typeof svgUrl !== 'string') throw new Error(`/icons/${slug} has no svg_url`);
+  const { pathname, search } = new URL(svgUrl);
+  return `${pathname}${search}`;
+}
+
 /** The scenarios (with the icon the catalogue has) and the gateway's answers to them, replayed by the plain servers. */
 async function captureScenarios(gateway: ServerChild, key: string, longTail: Scenario[]): Promise<{ list: Scenario[]; captured: Map<string, Captured> }> {
   let iconSlug = DEFAULT_ICON;
@@ -438,7 +451,7 @@ async function captureScenarios(gateway: ServerChild, key: string, longTail: Sce
     iconSlug = first.slug;
     log(`  /icons/${DEFAULT_ICON} answered ${icon.status}; using the free icon ${iconSlug}`);
   }
-  const list = [...cachedScenarios(iconSlug), ...longTail];
+  const list = [...cachedScenarios(iconSlug, await svgPathOf(gateway, iconSlug, key)), ...longTail];
   const captured = new Map<string, Captured>();
   log('Scenarios (from the gateway; the second response is the one replayed, as measured requests are served):');
   for (const scenario of list) {
@@ -668,7 +681,7 @@ async function main(): Promise<number> {
   if (embedded) await bootstrapEmbedded();
   const longTail = await prepareLongTail();
 
-  const scenarioCount = cachedScenarios(DEFAULT_ICON).length + longTail.length;
+  const scenarioCount = cachedScenarios(DEFAULT_ICON, '/svg').length + longTail.length;
   const gatewayCount = compareTarget ? 2 : 1; // one key for both: with Redis they share its hourly count
   const requestsNeeded = Math.ceil(gatewayCount * scenarioCount * settings.rounds * (settings.seconds + settings.warmupSeconds) * MAX_EXPECTED_GATEWAY_RPS) + 1_000;
   const { gateway, key } = await startGatewayWithKey(requestsNeeded, compareTarget);

@@ -7,6 +7,9 @@ import { type Random, seededRandom, shuffled } from './random.ts';
 export interface IconRef {
   id: number;
   slug: string;
+  /** Its set's prefix and its name in the set: the file addresses' parts. */
+  prefix: string;
+  name: string;
 }
 
 /** A filter value and how many published icons it selects. */
@@ -32,6 +35,26 @@ export function singleIconUrls(icons: readonly IconRef[], count: number, seed: n
   return shuffled(icons, random)
     .slice(0, count)
     .map((icon, index) => (index % 2 === 0 ? `/icons/${encodeURIComponent(icon.slug)}` : `/icons/${icon.id}`));
+}
+
+/** Colours an <img> page asks of a file; most ask for none (the set's own colour). */
+const FILE_COLORS = ['red', '#1e88e5', 'green', 'black'] as const;
+
+/**
+ * `/svg/<prefix>/<name>.svg` for each icon once, in a shuffled order; one in five with a colour
+ * and one in five with a size, as pages that tint and size their icons ask.
+ */
+export function svgFileUrls(icons: readonly IconRef[], count: number, seed: number): string[] {
+  const random = seededRandom(seed);
+  return shuffled(icons, random)
+    .slice(0, count)
+    .map((icon) => {
+      const query = new URLSearchParams();
+      if (random.next() < 0.2) query.set('color', FILE_COLORS[Math.floor(random.next() * FILE_COLORS.length)]!);
+      if (random.next() < 0.2) query.set('size', String(16 * (1 + Math.floor(random.next() * 4))));
+      const search = query.size > 0 ? `?${query}` : '';
+      return `/svg/${encodeURIComponent(icon.prefix)}/${encodeURIComponent(icon.name)}.svg${search}`;
+    });
 }
 
 const SORTS = ['popular', 'newest', 'downloads', 'az'] as const;

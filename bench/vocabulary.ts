@@ -34,7 +34,9 @@ export async function readVocabulary(source: { url?: string | undefined; dataDir
     const counted = (rows: Row[]): Counted[] => rows.map(({ value, count }) => ({ value, count: Number(count) }));
     const words = await q<{ word: string; ndoc: number }>(`SELECT word, ndoc FROM search_words WHERE word ~ '^[a-z]{2,}$' ORDER BY word`);
     const names = await q<{ name: string }>(`SELECT name FROM icons WHERE published ORDER BY id`);
-    const icons = await q<IconRef>(`SELECT id, slug FROM icons WHERE published AND NOT premium ORDER BY id`);
+    const icons = await q<IconRef>(
+      `SELECT i.id, i.slug, s.prefix, i.source_name AS name FROM icons i JOIN icon_sets s ON s.id = i.set_id WHERE i.published AND NOT i.premium ORDER BY i.id`,
+    );
     const [{ total }] = (await q<{ total: number }>(`SELECT count(*)::int AS total FROM icons WHERE published`)) as [{ total: number }];
     const categories = await q<Row>(
       `SELECT c.slug AS value, count(*)::int AS count FROM categories c JOIN icons i ON i.category_id = c.id AND i.published GROUP BY c.slug ORDER BY c.slug`,
@@ -49,7 +51,7 @@ export async function readVocabulary(source: { url?: string | undefined; dataDir
     );
     return {
       search: { words: words.map(({ word, ndoc }) => ({ word, ndoc: Number(ndoc) })), phrases: namePhrases(names.map(({ name }) => name)) },
-      icons: icons.map(({ id, slug }) => ({ id: Number(id), slug })),
+      icons: icons.map(({ id, slug, prefix, name }) => ({ id: Number(id), slug, prefix, name })),
       list: { total: Number(total), categories: counted(categories), tags: counted(tags), styles: counted(styles), colors: counted(colors), licenses: counted(licenses) },
     };
   } finally {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { countCacheHeader, emptyCacheCounts, headerValue, hitRate } from '../../bench/cache-header.ts';
 import { generateQueries, isPlainWord, kindCounts, oneEdit, PREFIX_LETTERS, QUERY_MIX, type SearchVocabulary, TYPO_MIN_LETTERS } from '../../bench/query-mix.ts';
 import { seededRandom } from '../../bench/random.ts';
-import { listUrls, singleIconUrls, type ListVocabulary } from '../../bench/url-lists.ts';
+import { listUrls, singleIconUrls, svgFileUrls, type ListVocabulary } from '../../bench/url-lists.ts';
 import { distinctUrls, zipfUrls } from '../../bench/url-source.ts';
 import { bucketOf, packageOf } from '../../bench/profile-summary.ts';
 import { namePhrases } from '../../bench/vocabulary.ts';
@@ -172,7 +172,7 @@ describe('URL sources (bench/url-source.ts)', () => {
 
 describe('single-icon and list URLs (bench/url-lists.ts)', () => {
   it('single: each icon once, half by slug and half by id, the same for a seed', () => {
-    const icons = Array.from({ length: 1_000 }, (_, i) => ({ id: i + 1, slug: `set-icon-${i + 1}` }));
+    const icons = Array.from({ length: 1_000 }, (_, i) => ({ id: i + 1, slug: `set-icon-${i + 1}`, prefix: 'set', name: `icon-${i + 1}` }));
     const urls = singleIconUrls(icons, 600, 2);
     expect(urls).toEqual(singleIconUrls(icons, 600, 2));
     expect(urls).toHaveLength(600);
@@ -180,6 +180,19 @@ describe('single-icon and list URLs (bench/url-lists.ts)', () => {
     expect(new Set(ids).size).toBe(600);
     expect(urls.filter((url) => /^\/icons\/\d+$/.test(url))).toHaveLength(300);
     expect(urls.filter((url) => url.startsWith('/icons/set-icon-'))).toHaveLength(300);
+  });
+
+  it('SVG files: every icon file once, a fifth coloured and a fifth sized, the same for a seed', () => {
+    const icons = Array.from({ length: 2_000 }, (_, i) => ({ id: i + 1, slug: `set-icon-${i + 1}`, prefix: 'set', name: `icon-${i + 1}` }));
+    const urls = svgFileUrls(icons, 1_500, 5);
+    expect(urls).toEqual(svgFileUrls(icons, 1_500, 5));
+    expect(new Set(urls.map((url) => url.split('?')[0])).size).toBe(1_500);
+    expect(urls.every((url) => /^\/svg\/set\/icon-\d+\.svg(\?|$)/.test(url))).toBe(true);
+    const share = (pattern: RegExp) => urls.filter((url) => pattern.test(url)).length / urls.length;
+    expect(share(/[?&]color=/)).toBeGreaterThan(0.15);
+    expect(share(/[?&]color=/)).toBeLessThan(0.25);
+    expect(share(/[?&]size=(16|32|48|64)(&|$)/)).toBeGreaterThan(0.15);
+    expect(share(/[?&]size=/)).toBeLessThan(0.25);
   });
 
   it('lists: distinct combinations of the real filter values, no page past the last', () => {
