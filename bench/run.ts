@@ -130,7 +130,7 @@ const longTailSettings: LongTailSettings = {
   seed: numberSetting('BENCH_SEED', 12, { min: 0, integer: true }),
 };
 
-const CACHED_IDS = ['icon', 'icons', 'icons-svg', 'search-home', 'search-arrow-left', 'categories', 'graphql'] as const;
+const CACHED_IDS = ['icon', 'svg-file', 'icons', 'icons-svg', 'search-home', 'search-arrow-left', 'categories', 'sets', 'suggest', 'graphql'] as const;
 
 /** BENCH_SCENARIOS as a set of scenario ids (default: all). */
 function selectedScenarios(): Set<string> {
@@ -198,7 +198,10 @@ interface Fetched {
 }
 
 async function get(base: string, path: string, key?: string): Promise<Fetched> {
-  const response = await fetch(`${base}${path}`, { headers: key ? { 'x-api-key': key } : {} });
+  // identity: what autocannon sends (no Accept-Encoding); fetch would ask for gzip, and the
+  // compressed files' headers would then be replayed with the bytes fetch decoded.
+  const headers: Record<string, string> = { 'accept-encoding': 'identity', ...(key ? { 'x-api-key': key } : {}) };
+  const response = await fetch(`${base}${path}`, { headers });
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -431,6 +434,12 @@ function assertAnswered(scenario: Scenario, fetched: Fetched, summary: string, s
   }
 }
 
+/** What a response holds: an SVG file, or what its JSON holds. */
+function describeBody(fetched: Fetched): string {
+  const isSvg = fetched.headers.get('content-type')?.startsWith('image/svg+xml') && fetched.body.subarray(0, 4).toString('latin1') === '<svg';
+  return isSvg ? 'an SVG file' : summarize(json(fetched));
+}
+
 /** The path of an icon's SVG file, from its svg_url (which names the gateway's own base URL). */
 async function svgPathOf(gateway: ServerChild, slug: string, key: string): Promise<string> {
   const icon = json(await get(gateway.url, `/icons/${encodeURIComponent(slug)}`, key));
@@ -456,7 +465,7 @@ async function captureScenarios(gateway: ServerChild, key: string, longTail: Sce
   log('Scenarios (from the gateway; the second response is the one replayed, as measured requests are served):');
   for (const scenario of list) {
     const fetched = await secondResponse(gateway, scenario.path, key);
-    const summary = summarize(json(fetched));
+    const summary = describeBody(fetched);
     log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${summary}${scenario.urls ? ` (representative: ${scenario.path})` : ''}`);
     assertAnswered(scenario, fetched, summary, 'gateway');
     captured.set(scenario.path, { body: fetched.body, headers: replayedHeaders(fetched), summary });
@@ -469,7 +478,7 @@ async function checkComparedAnswers(old: ServerChild, list: Scenario[], captured
   log(`Scenarios on the ${old.name}:`);
   for (const scenario of list) {
     const fetched = await secondResponse(old, scenario.path, key);
-    const summary = summarize(json(fetched));
+    const summary = describeBody(fetched);
     const same = fetched.body.equals(captured.get(scenario.path)!.body);
     log(`  ${String(fetched.status)} ${scenario.label}: ${formatInt(fetched.body.length)} bytes, ${same ? 'the same body as the new gateway' : `a different body from the new gateway's: ${summary}`}`);
     assertAnswered(scenario, fetched, summary, old.name);
