@@ -7,7 +7,7 @@ import { listSets, type SetRecord } from './catalogue/icon-sets.ts';
 import { countOwnedPremiumIcons } from './catalogue/usage.ts';
 import { suggest } from './catalogue/suggest.ts';
 import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
-import { loadIconBySetName, loadIconDetail, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
+import { loadIconDetail, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
 import { listIconIds } from './catalogue/list-icons.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
@@ -17,7 +17,7 @@ import { catalogueError } from './errors.ts';
 import { signatureHolds, signedAddress } from './file-addresses.ts';
 import { primeIconDetail, requestState } from './request-state.ts';
 import { safeSvgBody, svgMarkup } from './svg.ts';
-import { fillTemplate } from './urls.ts';
+import { fileVersion, fillTemplate } from './urls.ts';
 
 interface ListArgs extends PageArgs, BatchArgs {
   filter?: GraphQLFilter | null;
@@ -65,7 +65,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       return toPage(context, ids, paging);
     },
     async icon(_root, { ref }: { ref: string }, context) {
-      const detail = await loadIconDetail(context.reads, ref, context.viewer?.accountId ?? null);
+      const detail = await loadIconDetail(context.reads, { ref }, context.viewer?.accountId ?? null);
       if (!detail) throw catalogueError('NOT_FOUND', `No icon with id or slug "${ref}"`);
       primeIconDetail(context, detail);
       const { icon } = detail;
@@ -75,14 +75,18 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       return icon.premium ? { ...icon, openedByOwner: true } : icon;
     },
     async iconFile(_root, { prefix, name, expires, signature }: IconFileArgs, context) {
-      const icon = await loadIconBySetName(context.reads, prefix, name);
-      if (!icon) throw catalogueError('NOT_FOUND', `No icon named "${name}" in a set "${prefix}"`);
+      // A signed request may be anyone's: the body is read with the record and leaves the gateway only if the signature holds.
+      const releasePremiumBody = expires != null || signature != null;
+      const detail = await loadIconDetail(context.reads, { prefix, name }, context.viewer?.accountId ?? null, { releasePremiumBody });
+      if (!detail) throw catalogueError('NOT_FOUND', `No icon named "${name}" in a set "${prefix}"`);
+      primeIconDetail(context, detail);
+      const { icon, body } = detail;
       const signed = signatureHolds(context, icon.id, expires, signature);
-      const state = requestState(context);
-      if (!(await mayFetchFile(icon, state.ownership, signed))) {
+      if (!(await mayFetchFile(icon, requestState(context).ownership, signed))) {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon: send the API key of an account that owns it, or use the signed address its owner is given`);
       }
-      return { body: safeSvgBody(await state.bodies.load(icon.id)), width: icon.width, height: icon.height, premium: icon.premium };
+      if (body === null) throw new Error(`icon ${icon.id}: the file may be fetched but its body was not read`);
+      return { body: safeSvgBody(body), width: icon.width, height: icon.height, premium: icon.premium, version: fileVersion(icon.bodyDigest) };
     },
     categories: (_root, _args, context) => listCategories(context.reads),
     tags: (_root, _args, context) => listTags(context.reads),
@@ -122,7 +126,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     publishedAt: (icon: IconRecord) => icon.publishedAt.toISOString(),
     tags: (icon: IconRecord, _args, context) => requestState(context).tags.load(icon.id),
     svgUrl(icon: OpenedIcon, _args, context) {
-      const url = fillTemplate(context.urls.svgUrl, { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName });
+      const url = fillTemplate(context.urls.svgUrl, { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName, v: fileVersion(icon.bodyDigest) });
       return icon.openedByOwner ? signedAddress(context, url, icon.id) : url;
     },
     url: (icon: IconRecord, args: { locale?: string | null }, context) =>

@@ -1,5 +1,6 @@
 // The icon's SVG and page addresses, from templates in the config: `{id}`, `{slug}`,
-// `{prefix}`, `{name}` (the icon's name in its set) and, for pages, `{locale}`.
+// `{prefix}`, `{name}` (the icon's name in its set), `{v}` (the version of the icon's file, see
+// fileVersion) and, for pages, `{locale}`.
 export interface UrlTemplates {
   svgUrl: string;
   pageUrl: string;
@@ -7,12 +8,23 @@ export interface UrlTemplates {
 }
 
 export const DEFAULT_URL_TEMPLATES: UrlTemplates = {
-  svgUrl: 'https://cdn.icon-catalogue.example/svg/{prefix}/{name}.svg',
+  svgUrl: 'https://cdn.icon-catalogue.example/svg/{prefix}/{name}.svg?v={v}',
   pageUrl: 'https://icon-catalogue.example/{locale}/icons/{slug}',
   defaultLocale: 'en',
 };
 
-export const TEMPLATE_PLACEHOLDERS = ['id', 'slug', 'prefix', 'name', 'locale'] as const;
+export const TEMPLATE_PLACEHOLDERS = ['id', 'slug', 'prefix', 'name', 'v', 'locale'] as const;
+
+/**
+ * Bumped whenever the gateway's SVG output changes for the same stored body (the output
+ * sanitizer, the wrapping `<svg>`), so that no versioned address keeps its old file.
+ */
+const FILE_OUTPUT_GENERATION = 1;
+
+/** The version of an icon's file: the output's generation and the digest of what it is made from (icons.body_digest). */
+export function fileVersion(bodyDigest: string): string {
+  return `${FILE_OUTPUT_GENERATION}-${bodyDigest}`;
+}
 export type TemplateValues = Partial<Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string | number>>;
 
 /** Placeholders in a template that are not known; [] when it is fine. */

@@ -12,7 +12,7 @@ import type { Reads } from '../../prisma/reads.ts';
 /** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
 export type IconRecord = Pick<
   Icon,
-  'id' | 'slug' | 'sourceName' | 'name' | 'categoryName' | 'style' | 'colors' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'keywords'
+  'id' | 'slug' | 'sourceName' | 'name' | 'categoryName' | 'style' | 'colors' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'keywords' | 'bodyDigest'
 > & {
   categorySlug: string;
   set: Pick<IconSet, 'prefix' | 'name' | 'author' | 'authorUrl' | 'licenseTitle' | 'licenseSpdx' | 'licenseUrl' | 'premium'>;
@@ -34,6 +34,7 @@ interface IconRow {
   width: number;
   height: number;
   keywords: string[] | null;
+  body_digest: string;
   set_prefix: string;
   set_name: string;
   set_author: string;
@@ -46,7 +47,7 @@ interface IconRow {
 
 const ICON_COLUMNS = Prisma.sql`
   i.id, i.slug, i.source_name, i.name, c.name AS category_name, c.slug AS category_slug, i.style, i.colors,
-  i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords,
+  i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords, i.body_digest,
   s.prefix AS set_prefix, s.name AS set_name, s.author AS set_author, s.author_url AS set_author_url,
   s.license_title AS set_license_title, s.license_spdx AS set_license_spdx,
   s.license_url AS set_license_url, s.premium AS set_premium`;
@@ -70,6 +71,7 @@ function toRecord(row: IconRow): IconRecord {
     width: row.width,
     height: row.height,
     keywords: row.keywords ?? [],
+    bodyDigest: row.body_digest,
     set: {
       prefix: row.set_prefix,
       name: row.set_name,
@@ -89,13 +91,6 @@ export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Pr
   const rows = await reads.rows<IconRow>('icons_by_id', Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${[...ids]}::int[]) AND i.published`);
   const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** One published icon by its set's prefix and its name in the set (as file addresses name it). */
-export async function loadIconBySetName(reads: Reads, prefix: string, name: string): Promise<IconRecord | undefined> {
-  if (`${prefix}${name}`.includes('\u0000')) return undefined; // no name has one, and PostgreSQL text cannot
-  const [row] = await reads.rows<IconRow>('icon_by_set_name', Prisma.sql`${ICON_SELECT} WHERE s.prefix = ${prefix} AND i.source_name = ${name} AND i.published`);
-  return row && toRecord(row);
 }
 
 export interface TagRecord {
@@ -121,31 +116,48 @@ interface IconDetailRow extends IconRow {
   body: string | null;
 }
 
+/** How a single icon is named: by numeric id or slug (`/icons/{ref}`), or by its set and its name there (a file's address). */
+export type IconLookup = { ref: string } | { prefix: string; name: string };
+
+/** The condition and statement name of a lookup; undefined when nothing can match (PostgreSQL text cannot hold NUL). */
+function lookupCondition(lookup: IconLookup): { name: string; condition: Prisma.Sql } | undefined {
+  if ('ref' in lookup) {
+    if (lookup.ref.includes('\u0000')) return undefined;
+    return /^\d{1,9}$/.test(lookup.ref)
+      ? { name: 'icon_detail_by_id', condition: Prisma.sql`i.id = ${Number(lookup.ref)}` }
+      : { name: 'icon_detail_by_slug', condition: Prisma.sql`i.slug = ${lookup.ref}` };
+  }
+  if (`${lookup.prefix}${lookup.name}`.includes('\u0000')) return undefined;
+  return { name: 'icon_detail_by_set_name', condition: Prisma.sql`s.prefix = ${lookup.prefix} AND i.source_name = ${lookup.name}` };
+}
+
 /**
- * The single icon's one statement, by numeric id or slug. Tags come as one JSON array in the
- * order the tags loader gives them (name, then slug).
+ * The single icon's one statement. Tags come as one JSON array in the order the tags loader
+ * gives them (name, then slug). The body of a premium icon the caller does not own stays in the
+ * database unless `releasePremiumBody` (a file request with a signature, which the resolver
+ * checks before anything leaves the gateway).
  */
-function iconDetailRead(ref: string, accountId: number | null): { name: string; sql: Prisma.Sql } {
-  const byId = /^\d{1,9}$/.test(ref);
-  const condition = byId ? Prisma.sql`i.id = ${Number(ref)}` : Prisma.sql`i.slug = ${ref}`;
+function iconDetailRead(lookup: IconLookup, accountId: number | null, releasePremiumBody: boolean): { name: string; sql: Prisma.Sql } | undefined {
+  const where = lookupCondition(lookup);
+  if (!where) return undefined;
   return {
-    name: byId ? 'icon_detail_by_id' : 'icon_detail_by_slug',
+    name: releasePremiumBody ? `${where.name}_signed` : where.name,
     sql: Prisma.sql`
       SELECT ${ICON_COLUMNS},
         (SELECT coalesce(json_agg(json_build_array(t.id, t.slug, t.name) ORDER BY t.name, t.slug), '[]')
            FROM icon_tags it JOIN tags t ON t.id = it.tag_id WHERE it.icon_id = i.id) AS tags,
-        o.owned, CASE WHEN i.premium AND NOT o.owned THEN NULL ELSE i.body END AS body
+        o.owned, ${releasePremiumBody ? Prisma.sql`i.body` : Prisma.sql`CASE WHEN i.premium AND NOT o.owned THEN NULL ELSE i.body END`} AS body
       ${ICON_JOINS}
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM ownership WHERE account_id = ${accountId}::int AND icon_id = i.id) AS owned) o
-      WHERE ${condition} AND i.published`,
+      WHERE ${where.condition} AND i.published`,
   };
 }
 
-/** One published icon by numeric id or slug, with its tags, its markup when the caller may have it, and the caller's ownership. */
-export async function loadIconDetail(reads: Reads, ref: string, accountId: number | null): Promise<IconDetail | undefined> {
-  if (ref.includes('\u0000')) return undefined; // no slug has one, and PostgreSQL text cannot
-  const { name, sql } = iconDetailRead(ref, accountId);
-  const [row] = await reads.rows<IconDetailRow>(name, sql);
+/** One published icon, with its tags, its markup when the caller may have it, and the caller's ownership. */
+export async function loadIconDetail(reads: Reads, lookup: IconLookup, accountId: number | null, { releasePremiumBody = false } = {}): Promise<IconDetail | undefined> {
+  const read = iconDetailRead(lookup, accountId, releasePremiumBody);
+  if (!read) return undefined;
+  const [row] = await reads.rows<IconDetailRow>(read.name, read.sql);
   if (!row) return undefined;
   const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as [number, string, string][]) : row.tags;
   return { icon: toRecord(row), tags: tags.map(([tagId, slug, name]) => ({ slug, name, tagId })), owned: row.owned, body: row.body };

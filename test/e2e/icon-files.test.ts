@@ -292,11 +292,12 @@ describe('addresses in responses resolve on this gateway', () => {
     const { port } = new URL(gateway.url);
     const list = JSON.parse((await get('/icons?license=free&per_page=5', { 'x-api-key': key })).text);
     for (const item of list.data) {
-      expect(item.svg_url).toMatch(new RegExp(`^http://localhost:${port}/svg/[^/]+/[^/]+\\.svg$`));
+      expect(item.svg_url).toMatch(new RegExp(`^http://localhost:${port}/svg/[^/]+/[^/]+\\.svg\\?v=1-[0-9a-f]{12}$`));
       expect(item.url).toBe(`http://localhost:${port}/en/icons/${item.slug}`);
       const file = await fetch(item.svg_url.replace('localhost', '127.0.0.1'));
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toBe('image/svg+xml');
+      expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     }
   });
 
@@ -305,11 +306,43 @@ describe('addresses in responses resolve on this gateway', () => {
     try {
       const response = await fetch(`${other.url}/icons/${free.slug}`, { headers: { 'x-api-key': key, host: 'evil.example' } });
       const icon = JSON.parse(await response.text()).data;
-      expect(icon.svg_url).toBe(`https://icons.example.com/svg/${free.path}.svg`);
+      expect(icon.svg_url).toMatch(new RegExp(`^https://icons\\.example\\.com/svg/${free.path}\\.svg\\?v=1-[0-9a-f]{12}$`));
       expect(icon.url).toBe(`https://icons.example.com/en/icons/${free.slug}`);
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('versioned addresses', () => {
+  it('a file at its current version is immutable; without it or at another, kept for a day, same bytes', async () => {
+    const icon = JSON.parse((await get(`/icons/${free.slug}`, { 'x-api-key': key })).text).data;
+    const versioned = new URL(icon.svg_url);
+    const current = await get(`${versioned.pathname}${versioned.search}`);
+    expect(current.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const other of [`/svg/${free.path}.svg`, `/svg/${free.path}.svg?v=1-000000000000`, `/svg/${free.path}.svg?v=1-000000000000&color=red`]) {
+      const response = await get(other);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
+    }
+    expect((await get(`/svg/${free.path}.svg?v=1-000000000000`)).text).toBe(current.text);
+    const png = await get(`/png/${free.path}.png${versioned.search}&size=32`);
+    expect(png.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('a changed icon gets a new address, and its old one is no longer immutable', async () => {
+    const changing = await iconPath({ premium: false }, 7);
+    const before = JSON.parse((await get(`/icons/${changing.id}`, { 'x-api-key': key })).text).data.svg_url as string;
+    await database.db.prisma.$executeRaw`UPDATE icons SET body = body || '<g/>' WHERE id = ${changing.id}`;
+    // Another route and ref than the one the response cache keeps: the slug.
+    const after = JSON.parse((await get(`/icons/${changing.slug}`, { 'x-api-key': key })).text).data.svg_url as string;
+    expect(after).not.toBe(before);
+    const { digest } = (await database.db.prisma.$queryRaw<{ digest: string }[]>`SELECT body_digest AS digest FROM icons WHERE id = ${changing.id}`)[0]!;
+    expect(after.endsWith(`?v=1-${digest}`)).toBe(true);
+    const old = new URL(before);
+    // The process keeps a free icon's data for cacheSeconds (60): a stale address is never called immutable meanwhile either.
+    const response = await get(`${old.pathname}${old.search}`);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
   });
 });
 

@@ -3,6 +3,7 @@
 // covers each match exactly once, the premium rule on every path, bounded statement counts,
 // and errors with codes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileVersion } from '../../resolvers/urls.ts';
 import type { Prisma } from '../../prisma/generated/client.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { dataOf, errorCodes, executor } from '../helpers/graphql.ts';
@@ -227,6 +228,26 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     }
   });
 
+  it.skipIf(skip)("reads an icon's file by set and name in one statement, whoever asks", async () => {
+    const file = `query($prefix: String!, $name: String!) { iconFile(prefix: $prefix, name: $name) { body premium version } }`;
+    const address = async (where: Prisma.IconWhereInput) => {
+      const icon = await database.db.prisma.icon.findFirstOrThrow({ where: { ...where, published: true }, include: { set: true }, orderBy: { id: 'asc' } });
+      return { prefix: icon.set.prefix, name: icon.sourceName };
+    };
+    const cases: [{ prefix: string; name: string }, { accountId: number } | null, string[]][] = [
+      [await address({ premium: false }), null, []],
+      [await address({ slug: ownedSlug }), owner, []],
+      [await address({ slug: unownedSlug }), stranger, ['FORBIDDEN']],
+      [{ prefix: 'mdi', name: 'no-such-icon' }, owner, ['NOT_FOUND']],
+    ];
+    for (const [variables, viewer, errors] of cases) {
+      statements.length = 0;
+      const result = await run(file, variables, viewer);
+      expect(errorCodes(result)).toEqual(errors);
+      expect({ variables, statements: statements.length }).toEqual({ variables, statements: 1 });
+    }
+  });
+
   it.skipIf(skip)('lists every category with its published icon count, ordered by name', async () => {
     const { categories } = dataOf(await run<{ categories: { slug: string; name: string; iconCount: number }[] }>(`{ categories { slug name iconCount } }`));
     const expected = await database.db.prisma.category.findMany({
@@ -253,7 +274,7 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
       license: icon.set.licenseTitle,
       url: `https://icon-catalogue.example/en/icons/${icon.slug}`,
       de: `https://icon-catalogue.example/de/icons/${icon.slug}`,
-      svgUrl: `https://cdn.icon-catalogue.example/svg/${icon.set.prefix}/${icon.sourceName}.svg`,
+      svgUrl: `https://cdn.icon-catalogue.example/svg/${icon.set.prefix}/${icon.sourceName}.svg?v=${fileVersion(icon.bodyDigest)}`,
     });
     expect((byId.icon.tags as { slug: string }[]).map((t) => t.slug).sort()).toEqual(icon.tags.map((t) => t.tag.slug).sort());
   });

@@ -26,14 +26,17 @@ export const catalogueContextOptions = z
     publicUrl: publicBaseUrl.optional(),
     urls: z
       .object({
-        /** Address of an icon's SVG file. @default "/svg/{prefix}/{name}.svg" (served by the icon-files plugin) */
-        svgUrl: template('/svg/{prefix}/{name}.svg').default('/svg/{prefix}/{name}.svg'),
+        /**
+         * Address of an icon's SVG file; `{v}` is the version of its content, which icon-files
+         * needs to serve the file as immutable. @default "/svg/{prefix}/{name}.svg?v={v}" (served by the icon-files plugin)
+         */
+        svgUrl: template('/svg/{prefix}/{name}.svg?v={v}').default('/svg/{prefix}/{name}.svg?v={v}'),
         /** Address of an icon's page on the website; `{locale}` is the locale segment. @default "/{locale}/icons/{slug}" */
         pageUrl: template('/{locale}/icons/{slug}').default('/{locale}/icons/{slug}'),
         defaultLocale: z.string().regex(LOCALE_PATTERN, 'must be a locale such as en or pt-BR').default('en'),
       })
       .strict()
-      .default({ svgUrl: '/svg/{prefix}/{name}.svg', pageUrl: '/{locale}/icons/{slug}', defaultLocale: 'en' }),
+      .default({ svgUrl: '/svg/{prefix}/{name}.svg?v={v}', pageUrl: '/{locale}/icons/{slug}', defaultLocale: 'en' }),
     /** Seconds a signed address of a premium file (given to its owners) stays valid. @default 3600 */
     signedUrlSeconds: z.number().int().min(60).max(7 * 86_400).default(3600),
   })

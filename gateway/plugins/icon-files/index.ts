@@ -29,6 +29,8 @@ interface IconFileData {
   width: number;
   height: number;
   premium: boolean;
+  /** The version of the file's content (`v=` of the address svg_url gives). */
+  version: string;
 }
 
 interface FileRequest {
@@ -94,24 +96,31 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     return data;
   }
 
-  /** Who may keep the file: anyone for a free icon (CDNs included); the caller only for a premium one. */
+  /**
+   * Who may keep the file, and how long: a free icon's file anyone (CDNs included), forever when
+   * asked for at its current version (`v=`, which changes with the content), else for
+   * maxAgeSeconds; a premium one the caller only.
+   */
   function cacheControl(exchange: Exchange, data: IconFileData): string {
-    if (!data.premium) return `public, max-age=${options.maxAgeSeconds}`;
+    if (!data.premium) {
+      return exchange.query.get('v') === data.version ? `public, max-age=${options.versionedMaxAgeSeconds}, immutable` : `public, max-age=${options.maxAgeSeconds}`;
+    }
     const expires = Number(exchange.query.get('expires'));
     const left = Math.floor(expires - Date.now() / 1000);
     return exchange.query.has('signature') && left > 0 ? `private, max-age=${Math.min(left, options.maxAgeSeconds)}` : 'private, no-cache';
   }
 
-  function finishedBytes(key: string, make: () => Buffer): Buffer {
+  /** Finished bytes by content, made once while they stay in the cache (compression, PNG rendering). */
+  async function finishedBytes(key: string, make: () => Buffer | Promise<Buffer>): Promise<Buffer> {
     let bytes = finished.get(key);
     if (!bytes) {
-      bytes = make();
+      bytes = await make();
       finished.set(key, bytes);
     }
     return bytes;
   }
 
-  function svgResponse(exchange: Exchange, data: IconFileData, customization: Customization): GatewayResponse {
+  async function svgResponse(exchange: Exchange, data: IconFileData, customization: Customization): Promise<GatewayResponse> {
     const svg = customizedSvg(data.body, data, customization);
     const etag = strongETag(svg);
     const encoding: Encoding = chooseEncoding(exchange.header('accept-encoding'), Buffer.byteLength(svg));
@@ -129,7 +138,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     exchange.responseHeaders.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
     if (matchesETag(exchange.header('if-none-match'), tagged) || matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
     if (encoding !== 'identity') headers['content-encoding'] = encoding;
-    const body = encoding === 'identity' ? Buffer.from(svg) : finishedBytes(`${etag}|${encoding}`, () => encode(Buffer.from(svg), encoding));
+    const body = encoding === 'identity' ? Buffer.from(svg) : await finishedBytes(`${etag}|${encoding}`, () => encode(Buffer.from(svg), encoding));
     return { status: 200, headers, body };
   }
 
@@ -138,13 +147,8 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     const etag = `${strongETag(svg).slice(0, -1)}-${size}"`;
     const headers: Record<string, string> = { 'content-type': 'image/png', etag, 'cache-control': cacheControl(exchange, data) };
     if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
-    let body = finished.get(etag);
-    if (!body) {
-      const turned = customization.rotate % 2 === 1 ? { width: data.height, height: data.width } : data;
-      body = await renderPng(svg, size, turned);
-      finished.set(etag, body);
-    }
-    return { status: 200, headers, body };
+    const turned = customization.rotate % 2 === 1 ? { width: data.height, height: data.width } : data;
+    return { status: 200, headers, body: await finishedBytes(etag, () => renderPng(svg, size, turned)) };
   }
 
   function pngSize(query: URLSearchParams): number {

@@ -20,8 +20,10 @@ export const iconFilesOptions = z
       .strict()
       .default({ min: 16, max: 512, default: 64 })
       .refine((size) => size.min <= size.default && size.default <= size.max, { message: 'default must lie between min and max' }),
-    /** Cache-Control max-age of free icons' files, for browsers and CDNs. @default 86400 */
+    /** Cache-Control max-age of free icons' files asked for without their current version (`v=`), for browsers and CDNs. @default 86400 */
     maxAgeSeconds: z.number().int().min(0).max(31_536_000).default(86_400),
+    /** Cache-Control max-age (with `immutable`) of free icons' files asked for at their current version. @default 31536000 */
+    versionedMaxAgeSeconds: z.number().int().min(0).max(31_536_000).default(31_536_000),
     /** Seconds a free icon's file data is kept in this process (a catalogue change shows within it). @default 60 */
     cacheSeconds: z.number().int().min(0).max(3600).default(60),
     /** Bytes of finished files (compressed SVGs, PNGs) kept in memory, by content. @default 33554432 */
