@@ -9,23 +9,25 @@ import { suggest } from './catalogue/suggest.ts';
 import { listCategories, listTags, type TagWithCount } from './catalogue/categories.ts';
 import { loadIconDetail, loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
+import { decodeCursor, encodeCursor, type CursorScope } from './catalogue/cursor.ts';
 import { listIconIds } from './catalogue/list-icons.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import type { CatalogueContext } from './context.ts';
 import { mayFetchFile, mayOpen, mayReceiveMarkup } from './entitlements.ts';
-import { catalogueError } from './errors.ts';
+import { badInput, catalogueError } from './errors.ts';
 import { signatureHolds, signedAddress } from './file-addresses.ts';
 import { primeIconDetail, requestState } from './request-state.ts';
 import { safeSvgBody, svgMarkup } from './svg.ts';
 import { fileVersion, fillTemplate } from './urls.ts';
 
-interface ListArgs extends PageArgs, BatchArgs {
+interface SearchArgs extends PageArgs {
+  q: string;
   filter?: GraphQLFilter | null;
   sort?: GraphQLSort | null;
 }
 
-interface SearchArgs extends ListArgs {
-  q: string;
+interface ListArgs extends Omit<SearchArgs, 'q'>, BatchArgs {
+  after?: string | null;
 }
 
 interface IconFileArgs {
@@ -48,6 +50,7 @@ async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page,
 export const resolvers: IResolvers<unknown, CatalogueContext> = {
   Query: {
     async icons(_root, args: ListArgs, context, info) {
+      if (args.after != null && (args.ids != null || args.slugs != null)) throw badInput('after', 'after pages through a list; ids and slugs ask for given icons');
       const batch = await iconBatch(context.reads, args);
       if (batch) {
         const total = batch.icons.length;
@@ -55,8 +58,14 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
         return { data: batch.icons, meta: { page: 1, perPage, total, totalPages: total > 0 ? 1 : 0, missing: batch.missing } };
       }
       const paging = pageRequest(args, info);
-      const ids = await listIconIds(context.reads, { ...paging, filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular' });
-      return toPage(context, ids, paging);
+      const scope = { filter: iconFilter(args.filter), sort: sortKey(args.sort) ?? 'popular', perPage: paging.perPage } satisfies CursorScope;
+      if (args.after != null && paging.page !== 1) throw badInput('after', 'give page or after, not both');
+      const after = args.after == null ? undefined : decodeCursor(args.after, scope);
+      const page = after?.page ?? paging.page;
+      const result = await toPage(context, await listIconIds(context.reads, { ...scope, page, after }), { page, perPage: paging.perPage });
+      const last = result.data.at(-1);
+      const more = result.data.length === paging.perPage && page < result.meta.totalPages;
+      return { ...result, meta: { ...result.meta, nextCursor: last && more ? encodeCursor(scope, last, page + 1) : null } };
     },
     async search(_root, args: SearchArgs, context, info) {
       const q = searchText(args.q, info);

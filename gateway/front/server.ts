@@ -65,7 +65,9 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   const meshHandler = createMeshHTTPHandler<Record<string, unknown>>({
     baseDir: dir,
     getBuiltMesh: () => Promise.resolve(mesh),
-    rawServeConfig: serve as never,
+    // staticFiles exists only to make Mesh's own server pass `/` on (see .meshrc.yaml); the front
+    // answers `/` itself, and would otherwise pay a file lookup for every GET it passes on.
+    rawServeConfig: { ...(serve as object | undefined), staticFiles: undefined } as never,
   });
 
   /** Responses the clientError handler answered on the socket (a request that timed out while the gateway waited for it). */

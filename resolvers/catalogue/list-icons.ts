@@ -3,11 +3,14 @@
 import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
-import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey } from './filters.ts';
+import { keysetCondition, type Keyset } from './cursor.ts';
+import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
 
 export interface ListRequest extends PageRequest {
   filter?: IconFilter;
   sort: SortKey;
+  /** Start after this icon of the sort order (a cursor) instead of at an offset. */
+  after?: Keyset;
 }
 
 /**
@@ -21,18 +24,22 @@ export interface ListRequest extends PageRequest {
 export const COMMON_TAG_ICONS = 10_000;
 
 function pageStatement(request: ListRequest): Prisma.Sql {
-  const { filter, sort } = request;
-  const offset = offsetOf(request);
+  const { filter, sort, after } = request;
+  const offset = after ? 0 : offsetOf(request);
   const order = SORT_ORDER[sort];
+  const where = (tagMatch?: TagMatch) => {
+    const condition = filterCondition(filter, { tagMatch });
+    return after ? Prisma.sql`${condition} AND ${keysetCondition(sort, after)}` : condition;
+  };
   if (filter?.tag == null) {
-    return Prisma.sql`SELECT i.id FROM icons i WHERE ${filterCondition(filter)} ORDER BY ${order} LIMIT ${request.perPage} OFFSET ${offset}`;
+    return Prisma.sql`SELECT i.id FROM icons i WHERE ${where()} ORDER BY ${order} LIMIT ${request.perPage} OFFSET ${offset}`;
   }
   const common = Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM icon_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ${filter.tag}) LIMIT ${COMMON_TAG_ICONS}) probe) = ${COMMON_TAG_ICONS}`;
   // Each way reads at most the rows up to the page's end, with the columns every sort order needs.
   const way = (condition: Prisma.Sql, when: Prisma.Sql) =>
     Prisma.sql`(SELECT i.id, i.popularity, i.published_at, i.downloads, i.name FROM icons i WHERE ${condition} AND ${when} ORDER BY ${order} LIMIT ${offset + request.perPage})`;
-  return Prisma.sql`SELECT i.id FROM (${way(filterCondition(filter, { tagMatch: 'semi-join' }), common)}
-    UNION ALL ${way(filterCondition(filter, { tagMatch: 'id-list' }), Prisma.sql`NOT ${common}`)}) i
+  return Prisma.sql`SELECT i.id FROM (${way(where('semi-join'), common)}
+    UNION ALL ${way(where('id-list'), Prisma.sql`NOT ${common}`)}) i
     ORDER BY ${order} LIMIT ${request.perPage} OFFSET ${offset}`;
 }
 

@@ -135,7 +135,7 @@ describe('several icons in one request: ids= and slugs=', () => {
       const byIds = await get(`/icons?ids=${b!.id},999999999,${ownedId},${a!.id},${unpublished.id}&include_svg=1`, ownerKey);
       expect(byIds.status).toBe(200);
       expect(byIds.json.data.map((icon: Json) => icon.id)).toEqual([b!.id, ownedId, a!.id]);
-      expect(byIds.json.meta).toEqual({ page: 1, per_page: 5, total: 3, total_pages: 1, missing: ['999999999', String(unpublished.id)] });
+      expect(byIds.json.meta).toEqual({ next_cursor: null, page: 1, per_page: 5, total: 3, total_pages: 1, missing: ['999999999', String(unpublished.id)] });
       // Markup for free icons only, as in every list, even for the premium icon's owner.
       expect(byIds.json.data.map((icon: Json) => icon.svg === null)).toEqual([false, true, false]);
       const bySlugs = await get(`/icons?slugs=${a!.slug},nope,${b!.slug}`);
@@ -236,6 +236,80 @@ describe('Link headers on paged responses', () => {
     expect(hit.headers.get('x-cache')).toBe('HIT');
     expect(links(hit.headers.get('link')).next).toBe('/search?q=home&per_page=2&other=1&page=2');
     expect((await get(`/icons/${ownedSlug}`, ownerKey)).headers.get('link')).toBeNull();
+  });
+});
+
+describe('cursor pages (after)', () => {
+  /** A category of a few hundred icons: several pages of 50 in every sort. */
+  async function mediumCategory(): Promise<string> {
+    const categories = (await get('/categories')).json.data as { slug: string; icon_count: number }[];
+    const medium = categories.find((category) => category.icon_count > 150 && category.icon_count < 700);
+    expect(medium).toBeDefined();
+    return medium!.slug;
+  }
+
+  it.each(['popular', 'newest', 'downloads', 'az'])('walks a list sorted %s by cursor through the same icons, in the same order, as by page number', async (sort) => {
+    const base = `/icons?category=${await mediumCategory()}&sort=${sort}&per_page=50`;
+    const byNumber: number[] = [];
+    const first = await get(base);
+    for (let page = 1; page <= first.json.meta.total_pages; page++) byNumber.push(...(await get(`${base}&page=${page}`)).json.data.map((icon: Json) => icon.id));
+    const byCursor: number[] = [];
+    let response = first;
+    for (let page = 1; ; page++) {
+      expect(response.status).toBe(200);
+      expect(response.json.meta.page).toBe(page);
+      expect(response.json.meta.total).toBe(first.json.meta.total);
+      byCursor.push(...response.json.data.map((icon: Json) => icon.id));
+      const cursor = response.json.meta.next_cursor;
+      if (page === first.json.meta.total_pages) {
+        expect(cursor).toBeNull();
+        break;
+      }
+      expect(cursor).toEqual(expect.any(String));
+      response = await get(`${base}&after=${cursor}`);
+    }
+    expect(byCursor).toEqual(byNumber);
+    expect(new Set(byCursor).size).toBe(first.json.meta.total);
+  });
+
+  it('links the next page by cursor once a request uses one, and by number otherwise', async () => {
+    const base = `/icons?category=${await mediumCategory()}&per_page=20`;
+    const first = await get(base);
+    const linksOf = (header: string | null) => Object.fromEntries(header!.split(', ').map((link) => [/rel="(\w+)"/.exec(link)![1], link.slice(1, link.indexOf('>'))]));
+    expect(linksOf(first.headers.get('link')).next).toBe(`${base}&page=2`);
+    const second = await get(`${base}&after=${first.json.meta.next_cursor}`);
+    const links = linksOf(second.headers.get('link'));
+    expect(links.next).toBe(`${base}&after=${second.json.meta.next_cursor}`);
+    expect(links.prev).toBe(`${base}&page=1`);
+    const third = await get(links.next!);
+    expect(third.json.meta.page).toBe(3);
+    expect(third.json.data[0].id).toBe((await get(`${base}&page=3`)).json.data[0].id);
+  });
+
+  it('refuses a cursor that is not one, or made for another list, and after beside page, ids or slugs', async () => {
+    const category = await mediumCategory();
+    const cursor = (await get(`/icons?category=${category}&per_page=20`)).json.meta.next_cursor as string;
+    expect400(await get('/icons?after=not-a-cursor'), /^after is not a cursor/);
+    expect400(await get(`/icons?after=${Buffer.from('[1,"x",2,0.5,1]').toString('base64url')}`), /^after was made for another list/);
+    expect400(await get(`/icons?after=${cursor}`), /^after was made for another list/);
+    expect400(await get(`/icons?category=${category}&per_page=20&sort=az&after=${cursor}`), /^after was made for another list/);
+    expect400(await get(`/icons?category=${category}&per_page=21&after=${cursor}`), /^after was made for another list/);
+    expect400(await get(`/icons?category=${category}&per_page=20&page=2&after=${cursor}`), /page or after/);
+    expect400(await get(`/icons?ids=1,2&after=${cursor}`), /^after pages through a list/);
+    expect400(await get(`/icons?after=${'A'.repeat(1001)}`), /after/);
+  });
+
+  it('pages by cursor through GraphQL alike', async () => {
+    const category = await mediumCategory();
+    const page = (after: string | null) =>
+      graphql(`{ icons(filter: { category: "${category}" }, perPage: 30, sort: AZ${after ? `, after: "${after}"` : ''}) { data { id } meta { page nextCursor } } }`);
+    const first = (await page(null)).json.data.icons;
+    const second = (await page(first.meta.nextCursor)).json.data.icons;
+    expect(second.meta.page).toBe(2);
+    const rest = (await get(`/icons?category=${category}&per_page=30&sort=az&page=2`)).json.data.map((icon: Json) => icon.id);
+    expect(second.data.map((icon: Json) => icon.id)).toEqual(rest);
+    const search = await graphql(`{ search(q: "home") { meta { nextCursor } } }`);
+    expect(search.json.data.search.meta.nextCursor).toBeNull();
   });
 });
 
