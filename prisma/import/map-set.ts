@@ -8,7 +8,7 @@ import { deriveStats, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
 import { createStyleResolver } from './styles.ts';
 import { compareByteOrder, displayName, nameTokens, slugify } from './text.ts';
 
-export const MAPPING_VERSION = 2;
+export const MAPPING_VERSION = 3;
 
 export interface SetSource {
   /** Parsed icons.json. */
@@ -50,12 +50,17 @@ export interface NamedRef {
   name: string;
 }
 
+/** A tag of an icon; `ofSet` when it describes the whole set (its info tags, its name) rather than the icon. */
+export interface IconTagRef extends NamedRef {
+  ofSet?: true;
+}
+
 export interface MappedIcon {
   sourceName: string;
   slug: string;
   name: string;
   category: NamedRef;
-  tags: NamedRef[];
+  tags: IconTagRef[];
   keywords: string[];
   style: string;
   colors: string[];
@@ -285,12 +290,17 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
     const iconCategories = categoriesByIcon.get(sourceName) ?? [];
     const category = iconCategories[0] ?? fallbackCategory;
 
-    const tags: NamedRef[] = [];
+    const tags: IconTagRef[] = [];
     const tagSlugs = new Set([category.slug]);
-    for (const tag of [...iconCategories.slice(1), ...setTags]) {
+    for (const tag of iconCategories.slice(1)) {
       if (tagSlugs.has(tag.slug)) continue;
       tagSlugs.add(tag.slug);
       tags.push(tag);
+    }
+    for (const tag of setTags) {
+      if (tagSlugs.has(tag.slug)) continue;
+      tagSlugs.add(tag.slug);
+      tags.push({ ...tag, ofSet: true });
     }
 
     const keywords = new Set(nameTokens(sourceName));

@@ -215,19 +215,24 @@ async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], 
 }
 
 async function replaceTags(tx: Transaction, setId: number, batch: MappedIcon[]): Promise<void> {
-  const links = batch.flatMap((icon) => icon.tags.map((tag) => ({ source_name: icon.sourceName, tag: tag.slug })));
-  const wanted = `SELECT i.id AS icon_id, t.id AS tag_id
-     FROM jsonb_to_recordset($2::jsonb) AS r(source_name text, tag text)
+  const links = batch.flatMap((icon) => icon.tags.map((tag) => ({ source_name: icon.sourceName, tag: tag.slug, of_set: tag.ofSet === true })));
+  const wanted = `SELECT i.id AS icon_id, t.id AS tag_id, r.of_set
+     FROM jsonb_to_recordset($2::jsonb) AS r(source_name text, tag text, of_set boolean)
      JOIN icons i ON i.set_id = $1 AND i.source_name = r.source_name
      JOIN tags t ON t.slug = r.tag`;
   const names = JSON.stringify(batch.map((icon) => ({ source_name: icon.sourceName })));
   await tx.$executeRawUnsafe(
     `DELETE FROM icon_tags it USING icons i, jsonb_to_recordset($2::jsonb) AS b(source_name text)
      WHERE it.icon_id = i.id AND i.set_id = $1 AND i.source_name = b.source_name
-       AND (it.icon_id, it.tag_id) NOT IN (${wanted.replace('$2', '$3')})`,
+       AND (it.icon_id, it.tag_id) NOT IN (SELECT icon_id, tag_id FROM (${wanted.replace('$2', '$3')}) w)`,
     setId,
     names,
     JSON.stringify(links),
   );
-  await tx.$executeRawUnsafe(`INSERT INTO icon_tags (icon_id, tag_id) ${wanted} ON CONFLICT DO NOTHING`, setId, JSON.stringify(links));
+  await tx.$executeRawUnsafe(
+    `INSERT INTO icon_tags (icon_id, tag_id, of_set) ${wanted}
+     ON CONFLICT (icon_id, tag_id) DO UPDATE SET of_set = excluded.of_set WHERE icon_tags.of_set IS DISTINCT FROM excluded.of_set`,
+    setId,
+    JSON.stringify(links),
+  );
 }

@@ -145,7 +145,7 @@ function iconDetailRead(lookup: IconLookup, accountId: number | null, releasePre
     sql: Prisma.sql`
       SELECT ${ICON_COLUMNS},
         (SELECT coalesce(json_agg(json_build_array(t.id, t.slug, t.name) ORDER BY t.name, t.slug), '[]')
-           FROM icon_tags it JOIN tags t ON t.id = it.tag_id WHERE it.icon_id = i.id) AS tags,
+           FROM icon_tags it JOIN tags t ON t.id = it.tag_id WHERE it.icon_id = i.id AND NOT it.of_set) AS tags,
         o.owned, ${releasePremiumBody ? Prisma.sql`i.body` : Prisma.sql`CASE WHEN i.premium AND NOT o.owned THEN NULL ELSE i.body END`} AS body
       ${ICON_JOINS}
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM ownership WHERE account_id = ${accountId}::int AND icon_id = i.id) AS owned) o
@@ -169,7 +169,7 @@ export function createIconLoaders(reads: Reads) {
       const rows = await reads.rows<{ icon_id: number; tag_id: number; slug: string; name: string }>(
         'tags_of_icons',
         Prisma.sql`SELECT it.icon_id, t.id AS tag_id, t.slug, t.name FROM icon_tags it JOIN tags t ON t.id = it.tag_id
-                   WHERE it.icon_id = ANY(${[...iconIds]}::int[]) ORDER BY t.name, t.slug`,
+                   WHERE it.icon_id = ANY(${[...iconIds]}::int[]) AND NOT it.of_set ORDER BY t.name, t.slug`,
       );
       const byIcon = new Map<number, TagRecord[]>();
       for (const row of rows) {

@@ -239,6 +239,22 @@ describe('Link headers on paged responses', () => {
   });
 });
 
+describe('set-level tags', () => {
+  it('are not shown as an icon’s tags, and stay filterable and searchable', async () => {
+    const home = (await get('/icons/mdi-home')).json.data;
+    const shown = home.tags.map((tag: Json) => tag.slug);
+    const links = await database.db.prisma.iconTag.findMany({ where: { icon: { slug: 'mdi-home' } }, include: { tag: true } });
+    expect(links.filter((link) => link.ofSet).map((link) => link.tag.slug).sort()).toEqual(['has-padding', 'material-design-icons', 'precise-shapes']);
+    expect(shown.sort()).toEqual(links.filter((link) => !link.ofSet).map((link) => link.tag.slug).sort());
+    const filtered = await get('/icons?tag=precise-shapes&set=mdi&per_page=1');
+    expect(filtered.json.meta.total).toBe(await database.db.prisma.icon.count({ where: { published: true, set: { prefix: 'mdi' } } }));
+    const searched = await get('/search?q=home%20precise%20shapes&set=mdi&per_page=100');
+    expect(searched.json.data.map((icon: Json) => icon.slug)).toContain('mdi-home');
+    const graph = await graphql('{ icon(ref: "mdi-home") { tags { slug } } }');
+    expect(graph.json.data.icon.tags.map((tag: Json) => tag.slug).sort()).toEqual(shown.sort());
+  });
+});
+
 describe('cursor pages (after)', () => {
   /** A category of a few hundred icons: several pages of 50 in every sort. */
   async function mediumCategory(): Promise<string> {

@@ -493,6 +493,20 @@ describe('synthetic set', () => {
     expect(byName('zeta-filled').tags.map((tag) => tag.slug)).toEqual(['fancy-things', 'has-padding', 'demo-set']);
   });
 
+  it('marks the tags that describe the whole set (its tags and name), not those from the icon’s own categories', () => {
+    const { byName } = synthetic();
+    expect(byName('zeta').tags.map((tag) => [tag.slug, tag.ofSet === true])).toEqual([
+      ['other-more', false],
+      ['has-padding', true],
+      ['demo-set', true],
+    ]);
+    expect(byName('zeta-filled').tags.map((tag) => [tag.slug, tag.ofSet === true])).toEqual([
+      ['fancy-things', true],
+      ['has-padding', true],
+      ['demo-set', true],
+    ]);
+  });
+
   it('falls back to the friendly name of info.category', () => {
     expect(synthetic().byName('secret').category).toEqual({ slug: 'flags-maps', name: 'Flags & Maps' });
     const noCategory = synthetic({ info: { name: 'Demo', author: {}, license: {} } });
