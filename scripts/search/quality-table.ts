@@ -29,6 +29,8 @@ export const QUALITY_QUERIES: [query: string, kind: string][] = [
   ['cat', 'word'],
   ['pizza', 'word'],
   ['wifi', 'word'],
+  ['book', 'whole word before prefix'],
+  ['star', 'whole word before prefix'],
   ['weather', 'category and names'],
   ['smileys', 'category'],
   ['transportation', 'tag'],

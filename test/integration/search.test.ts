@@ -124,7 +124,7 @@ function modelSearch(icons: ModelIcon[], q: string, corrections = new Map<string
   const phrase = typed.join(' ');
   const shortToken = tokens.some((token) => token.length < 3);
   const fixedPhrase = corrections.size > 0 ? tokens.map((token) => corrections.get(token)?.[0] ?? token).join(' ') : null;
-  const ranked: [ModelIcon, number][] = [];
+  const ranked: [ModelIcon, number, number][] = [];
   for (const icon of icons) {
     const name = words(icon.name);
     const nameAndTags = [...name, ...icon.keywords.flatMap(words), ...icon.tagNames.flatMap(words)];
@@ -141,9 +141,11 @@ function modelSearch(icons: ModelIcon[], q: string, corrections = new Map<string
     else if (fixedPrefix && (byName || fixedIn(all))) tier = lowerName === fixedPhrase ? 6 : 7;
     else if (fixedIn(all)) tier = fixedIn(name) ? 8 : fixedIn(nameAndTags) ? 9 : 10;
     else continue;
-    ranked.push([icon, tier]);
+    // Whole words before words the query only starts, in the tiers of the typed query.
+    const whole = tier <= 2 ? (lowerName + ' ').startsWith(`${phrase} `) : tier <= 5 ? tokens.every((token) => name.includes(token)) : true;
+    ranked.push([icon, tier, whole ? 0 : 1]);
   }
-  ranked.sort(([a, ta], [b, tb]) => ta - tb || a.name.length - b.name.length || b.popularity - a.popularity || a.id - b.id);
+  ranked.sort(([a, ta, pa], [b, tb, pb]) => ta - tb || pa - pb || a.name.length - b.name.length || b.popularity - a.popularity || a.id - b.id);
   return ranked.map(([icon]) => icon);
 }
 
@@ -280,7 +282,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
     }
   });
 
-  it.skipIf(skip)('home: exact names first, then longer names starting with it, shorter first', async () => {
+  it.skipIf(skip)('home: exact names first, then longer names starting with it: the word home before home as a prefix ("Home Eco" before "Homebrew"), shorter first', async () => {
     const { ids, totals } = await allPages(reads, { q: 'home', perPage: 50 });
     const byId = new Map(icons.map((icon) => [icon.id, icon]));
     const names = ids.map((id) => byId.get(id)!.name);
@@ -290,7 +292,13 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
     const rest = names.slice(exact).findIndex((name) => !name.toLowerCase().startsWith('home'));
     expect(rest).toBeGreaterThan(0);
     const prefixed = exact + rest;
-    for (let i = exact + 1; i < prefixed; i++) expect(names[i]!.length).toBeGreaterThanOrEqual(names[i - 1]!.length);
+    const wholeWord = names.slice(exact, prefixed).findIndex((name) => !name.toLowerCase().startsWith('home '));
+    expect(wholeWord).toBeGreaterThan(0);
+    expect(names.slice(exact + wholeWord, prefixed).every((name) => !name.toLowerCase().startsWith('home '))).toBe(true);
+    expect(names.slice(exact + wholeWord, prefixed).length).toBeGreaterThan(0);
+    for (let i = exact + 1; i < prefixed; i++) {
+      if (i !== exact + wholeWord) expect(names[i]!.length).toBeGreaterThanOrEqual(names[i - 1]!.length);
+    }
     expect(names.slice(prefixed).every((name) => !name.toLowerCase().startsWith('home'))).toBe(true);
     // Equal names: more popular first, then lower id.
     const homes = ids.slice(0, exact).map((id) => byId.get(id)!);

@@ -23,7 +23,7 @@ import { Prisma } from '../../../prisma/generated/client.ts';
 import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type PageRequest, type SortKey } from '../filters.ts';
 import { matchesAsPrefix } from './parse-query.ts';
 import type { SearchPlan } from './plan.ts';
-import { correctedPrefixTier, correctedTier, namePrefixTier, RELEVANCE_ORDER, wordsTier } from './rank.ts';
+import { correctedPrefixTier, correctedTier, namePrefixTier, partialOfNamePrefix, partialOfWords, RELEVANCE_ORDER, wordsTier } from './rank.ts';
 
 export interface SearchPageQuery extends PageRequest {
   filter?: IconFilter | undefined;
@@ -75,9 +75,9 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
   const c = conditions(plan);
   // Each segment keeps only its best `needed` rows (its count still tells the next gate whether
   // it had fewer than that).
-  const segment = (name: string, tier: Prisma.Sql, from: Prisma.Sql, condition: Prisma.Sql) =>
+  const segment = (name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], from: Prisma.Sql, condition: Prisma.Sql) =>
     Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (
-      SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tier} AS tier FROM ${from} WHERE ${condition} AND ${where}) s
+      SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tier} AS tier, ${partial} AS partial FROM ${from} WHERE ${condition} AND ${where}) s
       ORDER BY ${RELEVANCE_ORDER} LIMIT ${needed}
     )`;
   const countOf = (names: string[]) => Prisma.join(names.map((name) => Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(name)})`), ' + ');
@@ -86,22 +86,22 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
   // (`up`: "Upload" does not match, "Up Arrow" does).
   const headMatches = plan.matchNamePrefix || plan.tokens.every(matchesAsPrefix) ? Prisma.sql`TRUE` : c.typed;
   const segments = [
-    segment('head', namePrefixTier(plan), icons, Prisma.sql`${c.namePrefix} AND ${headMatches}`),
-    segment('words', wordsTier(plan), icons, Prisma.sql`${countOf(['head'])} < ${needed} AND ${c.typed} AND NOT ${c.namePrefix}`),
+    segment('head', [namePrefixTier(plan), partialOfNamePrefix(plan)], icons, Prisma.sql`${c.namePrefix} AND ${headMatches}`),
+    segment('words', [wordsTier(plan), partialOfWords(plan)], icons, Prisma.sql`${countOf(['head'])} < ${needed} AND ${c.typed} AND NOT ${c.namePrefix}`),
   ];
   const names = ['head', 'words'];
   if (plan.fixedPhrase !== null) {
     segments.push(
       segment(
         'fixed_head',
-        correctedPrefixTier(plan),
+        [correctedPrefixTier(plan), Prisma.sql`0`],
         icons,
         Prisma.sql`${countOf(['head', 'words'])} < ${needed}
           AND ${c.fixedPrefix} AND NOT ${c.namePrefix} AND i.id NOT IN (SELECT id FROM words)`,
       ),
       segment(
         'fixed_rest',
-        correctedTier(plan),
+        [correctedTier(plan), Prisma.sql`0`],
         icons,
         Prisma.sql`${countOf(['head', 'words', 'fixed_head'])} < ${needed}
           AND ${c.matching} AND NOT ${c.typed} AND NOT ${c.namePrefix} AND NOT ${c.fixedPrefix}`,

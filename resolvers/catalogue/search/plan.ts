@@ -23,6 +23,13 @@ export interface SearchPlan {
    * the name (or is one, for a short token). All of them matching is tier 3.
    */
   nameWordPatterns: string[];
+  /**
+   * LIKE patterns for `lower(name) || ' '` and `' ' || lower(name) || ' '`: the phrase, and
+   * every token, as whole words of the name. Within tiers 1-3, such names come before names
+   * the query only starts a word of (`home`: "Home Eco" before "Homebrew").
+   */
+  wholePhrasePattern: string;
+  wholeWordPatterns: string[];
   tokens: string[];
   /** Per token, its tsquery term in each scope: any field, name only, name/keywords/tags. */
   terms: Record<'any' | 'name' | 'nameOrTags', string[]>;
@@ -59,6 +66,8 @@ export function planSearch({ tokens, phrase }: ParsedQuery, vocabulary: Pick<Voc
     namePrefix: `${escapeLike(phrase)}%`,
     matchNamePrefix: [...phrase].length >= MIN_PREFIX_CHARS && !tokens.every(matchesAsPrefix),
     nameWordPatterns: tokens.map((token) => `% ${escapeLike(token)}${matchesAsPrefix(token) ? '' : ' '}%`),
+    wholePhrasePattern: `${escapeLike(phrase)} %`,
+    wholeWordPatterns: tokens.map((token) => `% ${escapeLike(token)} %`),
     tokens,
     terms,
     all,

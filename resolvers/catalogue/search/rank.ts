@@ -3,7 +3,11 @@
 import { Prisma } from '../../../prisma/generated/client.ts';
 import type { SearchPlan } from './plan.ts';
 
-/** Relevance tiers, best first. Within a tier: shorter names, then more popular, then lower id. */
+/**
+ * Relevance tiers, best first. Within a tier: names where the query's words are whole words
+ * before names the query only starts a word of, then shorter names, then more popular, then
+ * lower id.
+ */
 export const TIERS = {
   /** The whole name is the query: `home` -> "Home". */
   exactName: 1,
@@ -43,6 +47,19 @@ export function namePrefixTier(plan: SearchPlan): Prisma.Sql {
   return Prisma.sql`CASE WHEN ${lowerName} = ${plan.phrase} THEN ${tier(TIERS.exactName)} ELSE ${tier(TIERS.namePrefix)} END`;
 }
 
+/**
+ * Within tiers 1-3: 0 when the query's words are whole words of the name, 1 when the query
+ * only starts one (`home`: "Home Eco" 0, "Homebrew" 1), the next key after the tier.
+ */
+export function partialOfNamePrefix(plan: SearchPlan): Prisma.Sql {
+  return Prisma.sql`CASE WHEN ${lowerName} || ' ' LIKE ${plan.wholePhrasePattern} THEN 0 ELSE 1 END`;
+}
+
+/** The same for icons matching every token as typed: whole words of the name, or not. */
+export function partialOfWords(plan: SearchPlan): Prisma.Sql {
+  return Prisma.sql`CASE WHEN ' ' || ${lowerName} || ' ' LIKE ALL (${plan.wholeWordPatterns}::text[]) THEN 0 ELSE 1 END`;
+}
+
 /** Tiers 3-5, for icons matching every token as typed (the name not starting with the phrase). */
 export function wordsTier(plan: SearchPlan): Prisma.Sql {
   return Prisma.sql`CASE
@@ -67,4 +84,4 @@ export function correctedTier(plan: SearchPlan): Prisma.Sql {
 }
 
 /** ORDER BY terms of the relevance order over ranked rows `s`; it ends on the id, so pages never overlap. */
-export const RELEVANCE_ORDER = Prisma.sql`s.tier ASC, char_length(s.name) ASC, s.popularity DESC, s.id ASC`;
+export const RELEVANCE_ORDER = Prisma.sql`s.tier ASC, s.partial ASC, char_length(s.name) ASC, s.popularity DESC, s.id ASC`;
