@@ -55,7 +55,7 @@ async function get(path: string, headers: Record<string, string> = { 'x-api-key'
 const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'attribution', 'premium', 'downloads', 'svg_url', 'url'].sort();
 const META_KEYS = ['page', 'per_page', 'total', 'total_pages'].sort();
 /** /icons says in `missing` which of the icons asked by ids or slugs were not found (null otherwise). */
-const LIST_META_KEYS = [...META_KEYS, 'missing'].sort();
+const LIST_META_KEYS = [...META_KEYS, 'missing', 'next_cursor'].sort();
 
 function expectErrorBody(response: { status: number; json: Json; headers: Headers }, status: number, message?: string | RegExp) {
   expect(response.status).toBe(status);
@@ -182,7 +182,7 @@ describe('parameter rules at their bounds', () => {
 
   it('answers an unknown filter value with an empty page, and a page past the last with the true meta', async () => {
     const none = await get('/icons?category=no-such-category');
-    expect(none.json).toEqual({ data: [], meta: { page: 1, per_page: 24, total: 0, total_pages: 0, missing: null } });
+    expect(none.json).toEqual({ data: [], meta: { page: 1, per_page: 24, total: 0, total_pages: 0, missing: null, next_cursor: null } });
     const past = await get('/icons?style=bold&page=5000&per_page=100');
     expect(past.json.data).toEqual([]);
     expect(past.json.meta.total).toBeGreaterThan(0);
@@ -217,7 +217,7 @@ describe('response shapes', () => {
     expect(json.data).toHaveLength(24);
     for (const item of json.data) expect(Object.keys(item).sort()).toEqual(LIST_ITEM_KEYS);
     expect(Object.keys(json.meta).sort()).toEqual(LIST_META_KEYS);
-    expect(json.meta).toMatchObject({ page: 1, per_page: 24, missing: null });
+    expect(json.meta).toMatchObject({ page: 1, per_page: 24, missing: null, next_cursor: expect.any(String) });
     expect(json.meta.total).toBe(await database.db.prisma.icon.count({ where: { published: true } }));
   });
 
