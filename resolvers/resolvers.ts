@@ -11,6 +11,7 @@ import { loadIconDetail, loadIconsInOrder, type IconRecord, type TagRecord } fro
 import type { IdPage } from './catalogue/filters.ts';
 import { decodeCursor, encodeCursor, type CursorScope } from './catalogue/cursor.ts';
 import { listIconIds } from './catalogue/list-icons.ts';
+import { similarIconIds } from './catalogue/similar.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import type { CatalogueContext } from './context.ts';
 import { mayFetchFile, mayOpen, mayReceiveMarkup } from './entitlements.ts';
@@ -82,6 +83,12 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon that your account does not own`);
       }
       return icon.premium ? { ...icon, openedByOwner: true } : icon;
+    },
+    async similarIcons(_root, args: PageArgs & { ref: string }, context, info) {
+      const paging = pageRequest(args, info);
+      const detail = await loadIconDetail(context.reads, { ref: args.ref }, null);
+      if (!detail) throw catalogueError('NOT_FOUND', `No icon with id or slug "${args.ref}"`);
+      return toPage(context, await similarIconIds(context.reads, detail, paging), paging);
     },
     async iconFile(_root, { prefix, name, expires, signature }: IconFileArgs, context) {
       // A signed request may be anyone's: the body is read with the record and leaves the gateway only if the signature holds.

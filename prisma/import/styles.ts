@@ -27,6 +27,9 @@ const STYLE_WORDS: ReadonlyMap<string, string> = new Map([
   ['colour', 'color'],
 ]);
 
+/** Words of icon names that only say a style (`outline`, `bold`, `fill`...): not part of what an icon shows. */
+export const STYLE_NAME_WORDS: ReadonlySet<string> = new Set([...STYLE_WORDS.keys()].filter((word) => !word.includes('-')));
+
 /** Maps a suffix label or configured style to the vocabulary: `Line Duotone` -> `duotone`. */
 export function normalizeStyle(label: string): string {
   const slug = slugify(label);

@@ -255,6 +255,42 @@ describe('set-level tags', () => {
   });
 });
 
+describe('GET /icons/{ref}/similar', () => {
+  const STYLE_OR_NUMBER = /^(\d+|bold|outline|outlined|linear|broken|duotone|twotone|filled|fill|solid|thin|light|rounded|round|sharp|regular|normal|color|colour)$/;
+  const wordsOf = (name: string) => name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+  it('lists the other icons whose names have the concept’s words, the same concept first, then fewer added words', async () => {
+    const { status, json, headers } = await get('/icons/mdi-home/similar?per_page=100');
+    expect(status).toBe(200);
+    const slugs = json.data.map((icon: Json) => icon.slug);
+    expect(slugs).not.toContain('mdi-home');
+    const published = await database.db.prisma.icon.findMany({ where: { published: true }, select: { name: true, slug: true } });
+    const expected = published.filter((icon) => icon.slug !== 'mdi-home' && wordsOf(icon.name).includes('home'));
+    expect(json.meta.total).toBe(expected.length);
+    const added = json.data.map((icon: Json) => wordsOf(icon.name).filter((word) => word !== 'home' && !STYLE_OR_NUMBER.test(word)).length);
+    expect(added).toEqual([...added].sort((a, b) => a - b));
+    expect(added[0]).toBe(0);
+    // The same concept in another set: Tabler's home has no added word either.
+    expect(added[slugs.indexOf('tabler-home')]).toBe(0);
+    expect(headers.get('link')).toContain('rel="next"');
+    // The style words of the icon are not part of its concept: an outline home finds the plain ones.
+    const outline = (await get('/icons/mdi-home-outline/similar?per_page=5')).json.data.map((icon: Json) => icon.slug);
+    expect(outline).toContain('mdi-home');
+  });
+
+  it('answers the same by id, through GraphQL, and refuses an unknown icon or a bad page', async () => {
+    const home = await database.db.prisma.icon.findUniqueOrThrow({ where: { slug: 'mdi-home' } });
+    const bySlug = (await get('/icons/mdi-home/similar?per_page=10&page=2')).json;
+    expect((await get(`/icons/${home.id}/similar?per_page=10&page=2`)).json).toEqual(bySlug);
+    const graph = await graphql('{ similarIcons(ref: "mdi-home", perPage: 10, page: 2) { data { slug } meta { total } } }');
+    expect(graph.json.data.similarIcons.data.map((icon: Json) => icon.slug)).toEqual(bySlug.data.map((icon: Json) => icon.slug));
+    const missing = await get('/icons/no-such-icon/similar');
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ error: { code: 404, message: expect.any(String) } });
+    expect400(await get('/icons/mdi-home/similar?per_page=0'), /per_page/);
+  });
+});
+
 describe('cursor pages (after)', () => {
   /** A category of a few hundred icons: several pages of 50 in every sort. */
   async function mediumCategory(): Promise<string> {

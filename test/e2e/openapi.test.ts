@@ -178,7 +178,7 @@ describe('the OpenAPI document', () => {
     expect(document.tags.map((tag: Json) => tag.name)).toEqual(['Icons', 'Categories', 'Sets', 'Usage', 'Files']);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     const operations = Object.values(document.paths).map((item: Json) => item.get);
-    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage', 'getIconSvg', 'getIconPng']);
+    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'similarIcons', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage', 'getIconSvg', 'getIconPng']);
     for (const operation of operations) {
       expect(operation.summary).toBeTruthy();
       expect(operation.description).toBeTruthy();
@@ -219,7 +219,7 @@ describe('the OpenAPI document', () => {
         expect(headersOf(path, status), `${path} ${status}`).toMatchObject({ ETag: true, 'Cache-Control': true, 'X-RateLimit-Remaining': false, 'X-RateLimit-Reset': false, ...(cached && { 'X-Cache': true }) });
         if (!cached) expect(headersOf(path, status)['X-Cache']).toBeUndefined();
         // RFC 8288 pagination links on the routes that answer pages, only there.
-        expect(headersOf(path, status).Link, `${path} ${status}`).toBe(['/icons', '/search'].includes(path) ? true : undefined);
+        expect(headersOf(path, status).Link, `${path} ${status}`).toBe(['/icons', '/search', '/icons/{ref}/similar'].includes(path) ? true : undefined);
       }
       expect(headersOf(path, '401')).toMatchObject({ 'WWW-Authenticate': true });
       expect(headersOf(path, '405')).toMatchObject({ Allow: true });
@@ -286,7 +286,7 @@ describe('every response of every route, as the document says', () => {
     const check = new Conformance(document);
     const answers: Answer[] = [];
     const keyed = (path: string, headers: Record<string, string> = {}) => ask(gateway.url, path, { 'x-api-key': key, ...headers });
-    const routes = ['/icons?per_page=5', `/icons/${freeSlug}`, '/categories', '/search?q=home&per_page=5', '/suggest?q=ho', '/sets', '/usage'];
+    const routes = ['/icons?per_page=5', `/icons/${freeSlug}`, `/icons/${freeSlug}/similar?per_page=5`, '/categories', '/search?q=home&per_page=5', '/suggest?q=ho', '/sets', '/usage'];
     for (const path of routes) {
       const fresh = await keyed(path);
       answers.push(fresh, await keyed(path)); // MISS, then HIT
@@ -310,6 +310,8 @@ describe('every response of every route, as the document says', () => {
       await keyed(`/icons/${unownedSlug}`),
       await ask(gateway.url, `/icons/${ownedSlug}`, { 'x-api-key': ownerKey }),
       await keyed('/icons/no-such-icon'),
+      await keyed('/icons/no-such-icon/similar'),
+      await keyed(`/icons/${freeSlug}/similar?per_page=0`),
       await keyed('/icons/%FF'),
       await keyed('/icons?ids=1,2,999999'),
       await keyed(`/icons?slugs=${freeSlug},${unownedSlug},nope&include_svg=1`),

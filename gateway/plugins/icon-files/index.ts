@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { validate, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { whenReady, type MaybePromise } from '../../../lib/maybe-promise.ts';
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
@@ -110,17 +111,17 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     return exchange.query.has('signature') && left > 0 ? `private, max-age=${Math.min(left, options.maxAgeSeconds)}` : 'private, no-cache';
   }
 
-  /** Finished bytes by content, made once while they stay in the cache (compression, PNG rendering). */
-  async function finishedBytes(key: string, make: () => Buffer | Promise<Buffer>): Promise<Buffer> {
-    let bytes = finished.get(key);
-    if (!bytes) {
-      bytes = await make();
+  /** Finished bytes by content, made once while they stay in the cache: synchronously for a compressed SVG, later for a rendered PNG. */
+  function finishedBytes(key: string, make: () => MaybePromise<Buffer>): MaybePromise<Buffer> {
+    const kept = finished.get(key);
+    if (kept) return kept;
+    return whenReady(make, (bytes) => {
       finished.set(key, bytes);
-    }
-    return bytes;
+      return bytes;
+    });
   }
 
-  async function svgResponse(exchange: Exchange, data: IconFileData, customization: Customization): Promise<GatewayResponse> {
+  function svgResponse(exchange: Exchange, data: IconFileData, customization: Customization): GatewayResponse {
     const svg = customizedSvg(data.body, data, customization);
     const etag = strongETag(svg);
     const encoding: Encoding = chooseEncoding(exchange.header('accept-encoding'), Buffer.byteLength(svg));
@@ -138,7 +139,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     exchange.responseHeaders.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
     if (matchesETag(exchange.header('if-none-match'), tagged) || matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
     if (encoding !== 'identity') headers['content-encoding'] = encoding;
-    const body = encoding === 'identity' ? Buffer.from(svg) : await finishedBytes(`${etag}|${encoding}`, () => encode(Buffer.from(svg), encoding));
+    const body = encoding === 'identity' ? Buffer.from(svg) : (finishedBytes(`${etag}|${encoding}`, () => encode(Buffer.from(svg), encoding)) as Buffer);
     return { status: 200, headers, body };
   }
 

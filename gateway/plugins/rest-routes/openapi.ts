@@ -118,12 +118,9 @@ function ownResponses(route: CompiledRoute): DescribedResponse[] {
     { status: 200, description: 'OK', headers: fresh },
     { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: fresh },
     ...(Object.keys(route.params).length ? [{ status: 400, description: 'A parameter breaks its rule; the message names the parameter and the rule.' }] : []),
-    ...(route.pathParamNames.length
-      ? [
-          { status: 403, description: 'Premium content that the caller’s account does not own.' },
-          { status: 404, description: 'Nothing matches the path.' },
-        ]
-      : []),
+    // A page lists premium icons (without their markup) whoever asks; only a single resource refuses one.
+    ...(route.pathParamNames.length && route.config.envelope !== 'page' ? [{ status: 403, description: 'Premium content that the caller’s account does not own.' }] : []),
+    ...(route.pathParamNames.length ? [{ status: 404, description: 'Nothing matches the path.' }] : []),
     { status: 405, description: 'A method other than GET or HEAD.', headers: [ALLOW] },
   ];
 }
