@@ -111,7 +111,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   // Migrations get pools of their own, without the serving timeouts: they may run long statements.
   const factory = new PrismaPg(config);
   // One pool for the Prisma client and the reads layer, so that both share its connections and timeouts.
-  const pool = new pg.Pool({ ...(serving ? { ...config, ...servingPoolSettings(parsed, serving) } : config), options: customPlansOnly(parsed.options) });
+  const pool = new pg.Pool({ ...(serving ? { ...config, ...servingPoolSettings(parsed, serving) } : config), options: sessionSettings(parsed.options) });
   // An idle connection that fails leaves the pool; the next query opens another (or reports the outage).
   pool.on('error', () => {});
   const guarded = servingFactory(new PrismaPg(pool), poolSize, serving);
@@ -178,14 +178,22 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
 }
 
 /**
+ * The session settings of every pool this project opens (the gateway's and the CLI's).
+ *
  * The reads layer's prepared statements are planned for their values every time: after five
  * executions PostgreSQL may otherwise keep one generic plan, and with tsquery and pattern
  * parameters that plan is blind to how many icons match (a search for a word no icon has took
  * 106 ms with the generic plan, 0.14 ms with its own). Parsing is still saved. Prisma's
  * statements are unnamed, which are always planned for their values.
+ *
+ * No JIT compilation: PostgreSQL compiles a statement whose estimated cost passes
+ * jit_above_cost (100,000), and the estimates of statements with per-row subqueries pass it
+ * while they run in milliseconds; compiling took 280 ms of a 306 ms similar-icons page on the
+ * full catalogue (bench/RESULTS.md, 2026-11-24). An API's statements are short; JIT pays off
+ * only for long analytical scans, which the CLI's imports do not depend on either.
  */
-function customPlansOnly(options: string | undefined): string {
-  return [options, '-c plan_cache_mode=force_custom_plan'].filter(Boolean).join(' ');
+function sessionSettings(options: string | undefined): string {
+  return [options, '-c plan_cache_mode=force_custom_plan', '-c jit=off'].filter(Boolean).join(' ');
 }
 
 /**
