@@ -113,6 +113,17 @@ export class GatewayMetrics {
     labelNames: ['what'] as const,
     registers: [this.registry],
   });
+  private readonly downloadBatches = new Counter({
+    name: 'icon_gateway_download_batches_total',
+    help: 'Batches of counted downloads sent to the database, by outcome (applied, applied-before: a resend of one that went through, failed: kept and resent)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly droppedDownloads = new Counter({
+    name: 'icon_gateway_downloads_dropped_total',
+    help: 'Downloads not counted because the gateway held maxPendingIcons icons the database had not taken yet',
+    registers: [this.registry],
+  });
   private readonly droppedLogLines = new Counter({
     name: 'icon_gateway_log_lines_dropped_total',
     help: 'Log lines dropped because stdout could not keep up (more than 16 MiB waiting)',
@@ -183,6 +194,14 @@ export class GatewayMetrics {
 
   staleAnswer(what: 'key-record' | 'response'): void {
     this.staleAnswers.inc({ what });
+  }
+
+  downloadBatch(outcome: 'applied' | 'applied-before' | 'failed'): void {
+    this.downloadBatches.inc({ outcome });
+  }
+
+  downloadDropped(): void {
+    this.droppedDownloads.inc();
   }
 
   responseCacheLookup(route: string, hit: boolean): void {

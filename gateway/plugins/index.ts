@@ -5,6 +5,7 @@ import { useApiKeyAuth } from './api-key-auth/index.ts';
 import { useAuthThrottle } from './auth-throttle/index.ts';
 import { useCatalogueContext } from './catalogue-context/index.ts';
 import { useCors } from './cors/index.ts';
+import { useDownloadCounts } from './download-counts/index.ts';
 import { useErrorShaping } from './error-shaping/index.ts';
 import { useGraphqlCache } from './graphql-cache/index.ts';
 import { useIconFiles } from './icon-files/index.ts';
@@ -24,5 +25,6 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   'graphql-cache': useGraphqlCache,
   'icon-files': useIconFiles,
   'rest-routes': useRestRoutes,
+  'download-counts': useDownloadCounts,
   'web-pages': useWebPages,
 };

@@ -4,7 +4,7 @@
 
 import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
 import { bodyHues } from './colors.ts';
-import { deriveStats, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
+import { derivePublishedAt, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
 import { createStyleResolver } from './styles.ts';
 import { compareByteOrder, displayName, nameTokens, slugify } from './text.ts';
 
@@ -65,8 +65,6 @@ export interface MappedIcon {
   style: string;
   colors: string[];
   premium: boolean;
-  downloads: number;
-  popularity: number;
   publishedAt: Date;
   published: boolean;
   width: number;
@@ -321,7 +319,7 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
       style: styleOf(sourceName),
       colors,
       premium: options.premium,
-      ...deriveStats(prefix, sourceName, lastModified),
+      publishedAt: derivePublishedAt(prefix, sourceName, lastModified),
       published: !icon.hidden,
       ...placeBody(icon, defaults),
     };

@@ -33,7 +33,20 @@ export async function refreshSearchVocabulary(prisma: PrismaClient): Promise<voi
 }
 
 /**
- * The vocabulary, then VACUUM (ANALYZE) of icons, then the record that both are done for the
+ * The prior of every icon's popularity (concept_breadth: how many sets draw its concept among
+ * the published icons), where it changed. Popularity is generated from it and the counted
+ * downloads (the icon_downloads migration says how).
+ */
+export async function refreshConceptBreadth(prisma: PrismaClient): Promise<number> {
+  return prisma.$executeRawUnsafe(
+    `UPDATE icons i SET concept_breadth = c.sets
+     FROM (SELECT concept, count(DISTINCT set_id)::int AS sets FROM icons WHERE published GROUP BY concept) c
+     WHERE i.concept = c.concept AND i.concept_breadth <> c.sets`,
+  );
+}
+
+/**
+ * The vocabulary and the popularity prior (refreshConceptBreadth), then VACUUM (ANALYZE) of icons, then the record that both are done for the
  * catalogue's current version. The vacuum marks pages all-visible, so ranking names by prefix
  * is an index-only scan, and the statistics let the planner pick the search indexes. A
  * PostgreSQL server's autovacuum would get there on its own a little later; embedded PGlite has
@@ -44,6 +57,7 @@ export async function refreshSearchData(prisma: PrismaClient): Promise<void> {
   // Read first: the refresh then sees at least everything this version holds.
   const { version } = await readCatalogueState(prisma);
   await refreshSearchVocabulary(prisma);
+  await refreshConceptBreadth(prisma);
   await prisma.$executeRawUnsafe('VACUUM (ANALYZE) icons');
   // GREATEST: an import that committed meanwhile has refreshed for its own, later version.
   await prisma.$executeRaw`UPDATE catalogue_state SET search_data_version = GREATEST(search_data_version, ${version}) WHERE id = 1`;

@@ -141,8 +141,6 @@ const ICON_COLUMNS = [
   'style',
   'colors',
   'premium',
-  'downloads',
-  'popularity',
   'published_at',
   'published',
   'width',
@@ -161,8 +159,6 @@ const INCOMING_ICON_FIELDS = [
   ['style', 'text'],
   ['colors', 'text[]'],
   ['premium', 'boolean'],
-  ['downloads', 'integer'],
-  ['popularity', 'double precision'],
   ['published_at', 'timestamptz'],
   ['published', 'boolean'],
   ['width', 'integer'],
@@ -181,8 +177,6 @@ async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], 
     style: icon.style,
     colors: icon.colors,
     premium: icon.premium,
-    downloads: icon.downloads,
-    popularity: icon.popularity,
     published_at: icon.publishedAt.toISOString(),
     published: icon.published,
     width: icon.width,
@@ -201,7 +195,7 @@ async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], 
   return tx.$executeRawUnsafe(
     `INSERT INTO icons (slug, set_id, source_name, ${ICON_COLUMNS.join(', ')})
      SELECT r.slug, $1, r.source_name, r.name, c.id, c.name, r.style, r.colors, r.premium,
-            r.downloads, r.popularity, r.published_at, r.published, r.width, r.height, r.body,
+            r.published_at, r.published, r.width, r.height, r.body,
             r.keywords, r.tag_names
      FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (${INCOMING_ICON_FIELDS.map(([name, type]) => `${name} ${type}`).join(', ')}))
        WITH ORDINALITY AS r(${INCOMING_ICON_FIELDS.map(([name]) => name).join(', ')}, ordinality)

@@ -119,11 +119,14 @@ interface IconDetailRow extends IconRow {
 /** How a single icon is named: by numeric id or slug (`/icons/{ref}`), or by its set and its name there (a file's address). */
 export type IconLookup = { ref: string } | { prefix: string; name: string };
 
+/** Whether `/icons/{ref}` names an icon by its numeric id (else by its slug). */
+export const isIdRef = (ref: string): boolean => /^\d{1,9}$/.test(ref);
+
 /** The condition and statement name of a lookup; undefined when nothing can match (PostgreSQL text cannot hold NUL). */
 function lookupCondition(lookup: IconLookup): { name: string; condition: Prisma.Sql } | undefined {
   if ('ref' in lookup) {
     if (lookup.ref.includes('\u0000')) return undefined;
-    return /^\d{1,9}$/.test(lookup.ref)
+    return isIdRef(lookup.ref)
       ? { name: 'icon_detail_by_id', condition: Prisma.sql`i.id = ${Number(lookup.ref)}` }
       : { name: 'icon_detail_by_slug', condition: Prisma.sql`i.slug = ${lookup.ref}` };
   }

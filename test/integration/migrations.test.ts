@@ -78,7 +78,7 @@ describe('migrations through the WASM schema engine', () => {
     await prisma.icon.create({
       data: {
         slug: 't-sun', setId: set.id, sourceName: 'sun', name: 'Sun Bright', categoryId: category.id, categoryName: 'Weather',
-        style: 'outline', colors: ['monochrome'], downloads: 1, popularity: 1, publishedAt: new Date(), width: 24, height: 24,
+        style: 'outline', colors: ['monochrome'], downloads: 1, publishedAt: new Date(), width: 24, height: 24,
         body: '<path/>', keywords: ['sunny'], tagNames: ['Summer'],
       },
     });

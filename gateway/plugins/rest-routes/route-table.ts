@@ -6,6 +6,7 @@ import { getNamedType, Kind, TypeInfo, validate, visit, visitWithTypeInfo, type 
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { boundsOf, type ArgumentBounds } from '../../../resolvers/constraints.ts';
 import { accountDependentFields } from '../../../resolvers/entitlements.ts';
+import { compilePathTemplate, pathParams, type PathTemplate } from '../../pipeline/path-template.ts';
 import type { OperationLibrary } from './operations.ts';
 import type { ParamRule, RestRoutesOptions, RouteConfig } from './options.ts';
 import { INT32_MAX, variablesFor } from './params.ts';
@@ -17,7 +18,7 @@ export interface RouteMatch {
 
 export interface CompiledRoute {
   config: RouteConfig;
-  pattern: RegExp;
+  template: PathTemplate;
   pathParamNames: string[];
   document: DocumentNode;
   /** The operation's one root field (its response key), whose value becomes the body. */
@@ -26,15 +27,6 @@ export interface CompiledRoute {
   params: Record<string, ParamRule>;
   /** The schema's arguments each variable of the operation fills (set by `bind`). */
   argumentsByVariable: Map<string, GraphQLArgument[]>;
-}
-
-function compilePattern(path: string): { pattern: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = path.replace(/[.]/g, '\\.').replace(/\{([^}]+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { pattern: new RegExp(`^${source}/?$`), names };
 }
 
 function rootFieldOf(document: DocumentNode, operation: string): string {
@@ -100,9 +92,9 @@ export class RouteTable {
     operations: OperationLibrary,
   ) {
     this.routes = options.routes.map((config) => {
-      const { pattern, names } = compilePattern(config.path);
+      const template = compilePathTemplate(config.path);
       const document = operations.document(config.operation);
-      return { config, pattern, pathParamNames: names, document, rootField: rootFieldOf(document, config.operation), params: config.params, argumentsByVariable: new Map() };
+      return { config, template, pathParamNames: template.names, document, rootField: rootFieldOf(document, config.operation), params: config.params, argumentsByVariable: new Map() };
     });
   }
 
@@ -133,18 +125,8 @@ export class RouteTable {
 
   match(path: string): RouteMatch | undefined {
     for (const route of this.routes) {
-      const found = route.pattern.exec(path);
-      if (!found) continue;
-      const pathParams: Record<string, string> = {};
-      let decodable = true;
-      route.pathParamNames.forEach((name, i) => {
-        try {
-          pathParams[name] = decodeURIComponent(found[i + 1]!);
-        } catch {
-          decodable = false;
-        }
-      });
-      if (decodable) return { route, pathParams };
+      const params = pathParams(route.template, path);
+      if (params) return { route, pathParams: params };
     }
     return undefined;
   }

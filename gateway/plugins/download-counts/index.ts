@@ -1,0 +1,109 @@
+// Downloads counted from real use (issue 14, item 8): a 200 to a GET of a counted route (an
+// icon's SVG or PNG file, the single icon's markup at /icons/{ref}) is one download of the icon
+// its path names, response-cache hits included; 304s, HEADs and refusals are not. The count is
+// a map increment after the response went out (tally.ts); every flushSeconds the counts go to
+// the database as one batch (prisma/download-batches.ts: exact across processes, applied once).
+// A failed batch is resent at the next flush, and requests never wait for or fail with it.
+// The same loop expires the days that left the recent window, at most hourly; the loop runs
+// only while there is something to send, so an idle gateway has no timer.
+//
+// On close the last counts are sent (the front closes the gateway before the database). A
+// gateway whose database is a read replica sets `enabled: false`.
+import { logger } from '../../../lib/logger.ts';
+import { applyDownloadBatch, expireRecentDownloads } from '../../../prisma/download-batches.ts';
+import type { Database } from '../../../prisma/database.ts';
+import type { Exchange } from '../../pipeline/exchange.ts';
+import { compilePathTemplate, pathParams, type PathTemplate } from '../../pipeline/path-template.ts';
+import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import { parsePluginOptions } from '../options.ts';
+import { downloadCountsOptions } from './options.ts';
+import { createDownloadTally, type DownloadedIcon } from './tally.ts';
+
+const EXPIRY_INTERVAL_MS = 3_600_000;
+const log = logger.child({ plugin: 'download-counts' });
+
+export const useDownloadCounts: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
+  const options = parsePluginOptions(downloadCountsOptions, rawOptions, where);
+  const templates = new Map<string, PathTemplate>(options.routes.map((route) => [route, compilePathTemplate(route)]));
+  const tally = createDownloadTally(options.maxPendingIcons);
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> | undefined;
+  let failing = false;
+  let nextExpiry = 0;
+
+  /** The icon a counted route's path names; undefined for any other request. */
+  function downloadedIcon(exchange: Exchange): DownloadedIcon | undefined {
+    const route = exchange.destination?.route;
+    const template = route === undefined ? undefined : templates.get(route);
+    const params = template && pathParams(template, exchange.path);
+    if (!params) return undefined;
+    return params.ref !== undefined ? { ref: params.ref } : { prefix: params.prefix!, name: params.name! };
+  }
+
+  function schedule(): void {
+    timer ??= setTimeout(tick, options.flushSeconds * 1000).unref();
+  }
+
+  function tick(): void {
+    timer = undefined;
+    flushing ??= flush().finally(() => {
+      flushing = undefined;
+      if (tally.waiting > 0) schedule();
+    });
+  }
+
+  /** The last line of a driver's error (Prisma's start with the invocation): what went wrong. */
+  const reason = (error: unknown) => String((error as Error)?.message ?? error).trim().split('\n').at(-1);
+
+  async function flush(): Promise<void> {
+    let database: Database;
+    try {
+      database = await services.database();
+      if (database.refusal?.()) return; // the database is overloaded or down: try at the next flush
+      const batch = tally.batch();
+      if (batch) {
+        const applied = await applyDownloadBatch(database.prisma, batch);
+        tally.applied(batch);
+        services.metrics.downloadBatch(applied ? 'applied' : 'applied-before');
+      }
+      if (failing) log.info({ msg: 'download counts are written again', waiting: tally.waiting });
+      failing = false;
+    } catch (error) {
+      services.metrics.downloadBatch('failed');
+      if (!failing) log.warn({ msg: 'download counts could not be written; they are kept and resent', error: reason(error), waiting: tally.waiting });
+      failing = true;
+      return;
+    }
+    if (Date.now() >= nextExpiry) {
+      nextExpiry = Date.now() + EXPIRY_INTERVAL_MS;
+      try {
+        await expireRecentDownloads(database.prisma, options.recentDays);
+      } catch (error) {
+        nextExpiry = 0;
+        log.warn({ msg: 'recent downloads could not be expired; retried at the next flush', error: reason(error) });
+      }
+    }
+  }
+
+  return {
+    name: 'download-counts',
+    onComplete(exchange, status) {
+      if (!options.enabled || status !== 200 || exchange.method !== 'GET') return;
+      const icon = downloadedIcon(exchange);
+      if (!icon) return;
+      if (!tally.add(icon)) {
+        services.metrics.downloadDropped();
+        return;
+      }
+      schedule();
+    },
+    async close() {
+      clearTimeout(timer);
+      timer = undefined;
+      await flushing;
+      // The unapplied batch, then what gathered meanwhile.
+      for (let attempt = 0; attempt < 2 && tally.waiting > 0; attempt++) await flush();
+      if (tally.waiting > 0) log.error({ msg: 'download counts lost on close: the database did not take them', downloads: tally.waiting });
+    },
+  };
+};

@@ -1,0 +1,161 @@
+// Downloads in the database (prisma/download-batches.ts and the icon_downloads migration), on
+// PGlite and PostgreSQL: batches add exactly once, concurrent batches from separate pools add
+// up exactly, the recent window expires exactly once even when every gateway expires at once,
+// popularity follows its documented formula, and the concept PostgreSQL generates is the one
+// similar icons use.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../prisma/database.ts';
+import { applyDownloadBatch, expireRecentDownloads, type DownloadBatch } from '../../prisma/download-batches.ts';
+import { refreshConceptBreadth } from '../../prisma/import/refresh-search.ts';
+import { conceptOf } from '../../resolvers/catalogue/similar.ts';
+import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+
+const pgSkip = await postgresUnavailable();
+
+interface Counts {
+  downloads: number;
+  recent: number;
+  breadth: number;
+  popularity: number;
+}
+
+const batch = (parts: Partial<Omit<DownloadBatch, 'id'>>): DownloadBatch => ({ id: randomUUID(), ids: [], slugs: [], files: [], ...parts });
+
+describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
+  const skip = kind === 'postgres' && Boolean(pgSkip);
+  let database: TestDatabase;
+  let icons: { id: number; slug: string; sourceName: string; prefix: string }[];
+
+  async function counts(id: number): Promise<Counts> {
+    const [row] = await database.db.prisma.$queryRawUnsafe<Counts[]>(
+      'SELECT downloads, recent_downloads AS recent, concept_breadth AS breadth, popularity FROM icons WHERE id = $1',
+      id,
+    );
+    return row!;
+  }
+  const daysOf = async (id: number) =>
+    database.db.prisma.$queryRawUnsafe<{ age: number; downloads: number }[]>(
+      `SELECT ((now() AT TIME ZONE 'UTC')::date - day)::int AS age, downloads FROM icon_download_days WHERE icon_id = $1 ORDER BY day`,
+      id,
+    );
+
+  beforeAll(async () => {
+    if (skip) return;
+    database = await createCatalogueCopy(kind);
+    const rows = await database.db.prisma.icon.findMany({ where: { published: true }, orderBy: { id: 'asc' }, take: 4, select: { id: true, slug: true, sourceName: true, set: { select: { prefix: true } } } });
+    icons = rows.map((row) => ({ id: row.id, slug: row.slug, sourceName: row.sourceName, prefix: row.set.prefix }));
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it.skipIf(skip)('starts every icon at 0 downloads, with popularity from the concept prior alone', async () => {
+    const rows = await database.db.prisma.$queryRawUnsafe<{ nonzero: number; wrong: number; icons: number }[]>(
+      `SELECT count(*) FILTER (WHERE downloads <> 0 OR recent_downloads <> 0)::int AS nonzero,
+              count(*) FILTER (WHERE popularity <> round(log((1 + concept_breadth)::numeric), 4)::float8)::int AS wrong,
+              count(*)::int AS icons
+       FROM icons`,
+    );
+    expect(rows[0]).toEqual({ nonzero: 0, wrong: 0, icons: expect.any(Number) });
+    expect(rows[0]!.icons).toBeGreaterThan(100);
+  });
+
+  it.skipIf(skip)('adds a batch by id, slug and file name to the totals, the recent totals and today, once', async () => {
+    const [a, b] = icons;
+    const before = [await counts(a!.id), await counts(b!.id)];
+    const sent = batch({
+      ids: [{ id: a!.id, count: 3 }],
+      slugs: [{ slug: a!.slug, count: 2 }, { slug: 'no-such-icon-slug', count: 9 }],
+      files: [{ prefix: b!.prefix, name: b!.sourceName, count: 4 }, { prefix: 'no-such-set', name: b!.sourceName, count: 9 }],
+    });
+    expect(await applyDownloadBatch(database.db.prisma, sent)).toBe(true);
+    // Resent (its outcome was unknown to the gateway): nothing more.
+    expect(await applyDownloadBatch(database.db.prisma, sent)).toBe(false);
+    const after = [await counts(a!.id), await counts(b!.id)];
+    expect(after[0]).toMatchObject({ downloads: before[0]!.downloads + 5, recent: before[0]!.recent + 5 });
+    expect(after[1]).toMatchObject({ downloads: before[1]!.downloads + 4, recent: before[1]!.recent + 4 });
+    for (const row of after) expect(row.popularity).toBeCloseTo(Math.log10(1 + row.breadth + row.recent), 4);
+    expect(after[0]!.popularity).toBeGreaterThan(before[0]!.popularity);
+    expect(await daysOf(a!.id)).toEqual([{ age: 0, downloads: after[0]!.recent }]);
+  });
+
+  it.skipIf(skip)('adds concurrent batches from separate connections exactly (a deadlocked batch is resent)', async () => {
+    const others: Database[] = kind === 'postgres' ? await Promise.all([0, 1].map(() => openDatabase({ url: database.url!, poolSize: 4 }))) : [database.db];
+    try {
+      const chosen = icons.slice(0, 3);
+      const before = await Promise.all(chosen.map((icon) => counts(icon.id)));
+      // 24 batches, each naming the three icons in a different order and by different names.
+      const expected = new Map(chosen.map((icon) => [icon.id, 0]));
+      const batches = Array.from({ length: 24 }, (_, n) => {
+        const order = n % 2 ? [...chosen].reverse() : chosen;
+        order.forEach((icon, i) => {
+          expected.set(icon.id, expected.get(icon.id)! + i + 1);
+        });
+        return batch(
+          n % 3 === 0
+            ? { ids: order.map((icon, i) => ({ id: icon.id, count: i + 1 })) }
+            : { files: order.map((icon, i) => ({ prefix: icon.prefix, name: icon.sourceName, count: i + 1 })) },
+        );
+      });
+      await Promise.all(
+        batches.map(async (sent, n) => {
+          const db = others[n % others.length]!;
+          for (;;) {
+            try {
+              await applyDownloadBatch(db.prisma, sent);
+              return;
+            } catch (error) {
+              if (!/deadlock/i.test(String((error as Error).message))) throw error;
+            }
+          }
+        }),
+      );
+      const after = await Promise.all(chosen.map((icon) => counts(icon.id)));
+      chosen.forEach((icon, i) => {
+        expect(after[i]!.downloads - before[i]!.downloads).toBe(expected.get(icon.id));
+        expect(after[i]!.recent - before[i]!.recent).toBe(expected.get(icon.id));
+      });
+    } finally {
+      if (kind === 'postgres') await Promise.all(others.map((db) => db.close()));
+    }
+  });
+
+  it.skipIf(skip)('expires the days that left the window once, even when gateways expire at the same time', async () => {
+    const icon = icons[3]!;
+    const { prisma } = database.db;
+    // Downloads 31, 30 and 29 days ago, and today (recent_downloads kept equal to their sum).
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO icon_download_days (icon_id, day, downloads)
+       SELECT $1, (now() AT TIME ZONE 'UTC')::date - age, n FROM unnest(ARRAY[31, 30, 29, 0], ARRAY[7, 5, 3, 2]) AS d(age, n)`,
+      icon.id,
+    );
+    await prisma.$executeRawUnsafe('UPDATE icons SET recent_downloads = recent_downloads + 17 WHERE id = $1', icon.id);
+    const before = await counts(icon.id);
+    const expired = await Promise.all([expireRecentDownloads(prisma, 30), expireRecentDownloads(prisma, 30), expireRecentDownloads(prisma, 30)]);
+    expect(expired.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(2);
+    const after = await counts(icon.id);
+    expect(after.recent).toBe(before.recent - 12); // the 31- and 30-day-old rows: the window is today and the 29 days before
+    expect(after.downloads).toBe(before.downloads); // the all-time total keeps them
+    expect(await daysOf(icon.id)).toEqual([
+      { age: 29, downloads: 3 },
+      { age: 0, downloads: 2 },
+    ]);
+    expect(after.popularity).toBeCloseTo(Math.log10(1 + after.breadth + after.recent), 4);
+  });
+
+  it.skipIf(skip)("generates the concept similar icons use, and counts the sets that draw it as the prior", async () => {
+    const rows = await database.db.prisma.$queryRawUnsafe<{ name: string; concept: string; set_id: number; published: boolean; concept_breadth: number }[]>(
+      'SELECT name, concept, set_id, published, concept_breadth FROM icons',
+    );
+    const differing = rows.filter((row) => row.concept !== conceptOf(row.name).sort().join(' ')).map((row) => `${row.name}: ${row.concept}`);
+    expect(differing).toEqual([]);
+    const sets = new Map<string, Set<number>>();
+    for (const row of rows.filter((r) => r.published)) sets.set(row.concept, (sets.get(row.concept) ?? new Set()).add(row.set_id));
+    const wrong = rows.filter((row) => row.published && row.concept_breadth !== sets.get(row.concept)!.size).map((row) => row.name);
+    expect(wrong).toEqual([]);
+    expect(Math.max(...[...sets.values()].map((s) => s.size))).toBeGreaterThan(1);
+    // A refresh with nothing changed writes nothing.
+    expect(await refreshConceptBreadth(database.db.prisma)).toBe(0);
+  });
+});
