@@ -8,6 +8,7 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 
 import { cp, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
+import { parseStartCommand } from '../lib/start-command.ts';
 import { mustSucceed, runCommand } from './children.ts';
 
 export interface CompareTarget {
@@ -34,6 +35,8 @@ export interface ComparedBuild {
   dependencies: string;
   /** The `node` flags of its start script. */
   nodeArgs: string[];
+  /** The `NAME=value` settings its start script puts before `node`. */
+  env: Record<string, string>;
   /** The file its start script runs, relative to the checkout. */
   bundle: string;
 }
@@ -89,12 +92,12 @@ export async function prepareComparedBuild(target: CompareTarget, log: (line: st
   ensureWorktree(target, log);
   const dependencies = await ensureDependencies(target, log);
   await ensurePrismaClient(target, log);
-  const { nodeArgs, bundle } = startCommand(target);
+  const { nodeArgs, bundle, env } = startCommand(target);
   const builder = 'scripts/build-gateway.mjs';
   if (!existsSync(join(target.checkout, builder))) throw new Error(`${target.ref} has no ${builder}: it predates the bundled gateway, which the bench measures`);
   log(`  building its gateway (node ${builder})`);
   await runInCheckout(target, process.execPath, [builder]);
-  return { dependencies, nodeArgs, bundle };
+  return { dependencies, nodeArgs, bundle, env };
 }
 
 function ensureWorktree(target: CompareTarget, log: (line: string) => void): void {
@@ -149,13 +152,13 @@ async function ensurePrismaClient(target: CompareTarget, log: (line: string) => 
   await runInCheckout(target, process.execPath, ['scripts/prisma-generate.mjs']);
 }
 
-/** The last command of its start script, `node [--flags] <bundle>` (as lib/start-command.ts reads this checkout's). */
-function startCommand(target: CompareTarget): { nodeArgs: string[]; bundle: string } {
+/** The last command of its start script, `[NAME=value ...] node [--flags] <bundle>` (read as lib/start-command.ts reads this checkout's). */
+function startCommand(target: CompareTarget): { nodeArgs: string[]; bundle: string; env: Record<string, string> } {
   const packageJson = JSON.parse(readFileSync(join(target.checkout, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   const start = packageJson.scripts?.start ?? '';
-  const match = /(?:^|&&)\s*node((?:\s+--\S+)*)\s+(\S+\.m?js)\s*$/.exec(start);
-  if (!match) throw new Error(`${target.ref}'s start script does not end with "node [flags] <bundle>.mjs": ${JSON.stringify(start)}`);
-  return { nodeArgs: match[1]!.trim().split(/\s+/).filter(Boolean), bundle: match[2]! };
+  const command = parseStartCommand(start);
+  if (!command) throw new Error(`${target.ref}'s start script does not end with "node [flags] <bundle>.mjs": ${JSON.stringify(start)}`);
+  return { nodeArgs: command.nodeArgs.slice(0, -1), bundle: command.bundle, env: command.env };
 }
 
 /** A fresh copy of the bench's data directory for the compared gateway (taken while no process holds it). */

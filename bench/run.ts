@@ -56,7 +56,7 @@ import { longTailGoals } from './long-tail-goals.ts';
 import type { UrlCursor } from './url-source.ts';
 import { readVocabulary } from './vocabulary.ts';
 import { redactUrl } from '../lib/redact-url.ts';
-import { GATEWAY_BUNDLE, gatewayNodeArgs } from '../lib/start-command.ts';
+import { GATEWAY_BUNDLE, gatewayStartCommand } from '../lib/start-command.ts';
 import {
   appendResults,
   comparisonTable,
@@ -251,7 +251,8 @@ async function buildGateway(): Promise<void> {
 /** This checkout's gateway as `npm start` runs it: the bundle in plain Node, with the start script's flags. */
 function startCurrentGateway(name = 'gateway', timeoutMs = START_TIMEOUT_MS): Promise<ServerChild> {
   const profiling = cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: [...gatewayNodeArgs().slice(0, -1), ...profiling], plainNode: true, env: gatewayEnv(), logFile: GATEWAY_LOG, timeoutMs });
+  const start = gatewayStartCommand();
+  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: [...start.nodeArgs.slice(0, -1), ...profiling], plainNode: true, env: { ...gatewayEnv(), ...start.env }, logFile: GATEWAY_LOG, timeoutMs });
 }
 
 const servingLine = (server: ServerChild, logFile: string) =>
@@ -352,7 +353,7 @@ async function startGatewayWithKey(requestsNeeded: number, compareTarget: Compar
 /** The compared commit's gateway as its own start script runs it, in its worktree, with this run's environment and key. */
 async function startComparedGateway(target: CompareTarget, build: ComparedBuild, key: string, requestsNeeded: number): Promise<ServerChild> {
   log(`Starting the gateway of ${target.ref}...`);
-  const env = embedded ? { ...gatewayEnv(), PGLITE_DATA_DIR: target.pgliteDir } : gatewayEnv();
+  const env = { ...(embedded ? { ...gatewayEnv(), PGLITE_DATA_DIR: target.pgliteDir } : gatewayEnv()), ...build.env };
   const server = await startServer({
     name: `gateway of ${target.ref}`,
     script: build.bundle,

@@ -1,15 +1,39 @@
 // What `npm start` runs after building, read from package.json, so that the benchmark and the
-// tests start the gateway exactly as production does (the same Node flags, the same bundle).
+// tests start the gateway exactly as production does (the same environment settings, the same
+// Node flags, the same bundle).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from './project-root.ts';
 
 export const GATEWAY_BUNDLE = 'dist/gateway.mjs';
 
-/** The arguments of `node` in the start script, ending with the bundle. */
-export function gatewayNodeArgs(): string[] {
+export interface StartCommand {
+  /** `NAME=value` settings before `node` (for example MALLOC_ARENA_MAX). */
+  env: Record<string, string>;
+  /** The arguments of `node`: its flags, then the bundle. */
+  nodeArgs: string[];
+  bundle: string;
+}
+
+/** The last command of a start script: `[NAME=value ...] node [--flags] <bundle>.mjs`; undefined when it is not one. */
+export function parseStartCommand(script: string): StartCommand | undefined {
+  const match = /(?:^|&&)\s*((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)node((?:\s+--\S+)*)\s+(\S+\.m?js)\s*$/.exec(script);
+  if (!match) return undefined;
+  const env = Object.fromEntries(
+    match[1]!
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]),
+  );
+  const bundle = match[3]!;
+  return { env, nodeArgs: [...match[2]!.trim().split(/\s+/).filter(Boolean), bundle], bundle };
+}
+
+/** This checkout's start command. */
+export function gatewayStartCommand(): StartCommand {
   const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const match = new RegExp(`(?:^|&&)\\s*node((?:\\s+--\\S+)*)\\s+${GATEWAY_BUNDLE.replace('.', '\\.')}\\s*$`).exec(scripts.start ?? '');
-  if (!match) throw new Error(`package.json's start script does not end with "node [flags] ${GATEWAY_BUNDLE}"`);
-  return [...match[1]!.trim().split(/\s+/).filter(Boolean), GATEWAY_BUNDLE];
+  const command = parseStartCommand(scripts.start ?? '');
+  if (!command || command.bundle !== GATEWAY_BUNDLE) throw new Error(`package.json's start script does not end with "[NAME=value ...] node [flags] ${GATEWAY_BUNDLE}"`);
+  return command;
 }

@@ -1,13 +1,19 @@
-// Downloads as the gateways count them (the download-counts plugin). A gateway keeps counts in
-// memory and sends them every few seconds as one batch: one statement that adds them to the
-// icons' totals, their recent totals and today's row of icon_download_days. Additions commute,
-// so any number of gateway processes count exactly; each batch carries an id, recorded in the
-// same statement, so a batch resent after a failure whose outcome was unknown (the connection
-// broke before the answer) is applied once. `popularity` is generated from recent_downloads
-// (the icon_downloads migration), so it follows without another write.
+// Downloads as the gateways count them (the download-counts plugin), in three statements, each
+// atomic on its own and safe to run from any number of gateway processes at once:
 //
-// Two concurrent batches that touch the same icons may deadlock; PostgreSQL then aborts one
-// whole statement, and its gateway resends the batch. Nothing is added twice or lost.
+// - applyDownloadBatch, every few seconds per gateway: adds a batch of counts to today's rows of
+//   icon_download_days. Additions commute, so the gateways add up exactly; the batch's id is
+//   recorded by the same statement, so a batch resent after a failure whose outcome was unknown
+//   (the connection broke before the answer) adds nothing.
+// - foldDownloads, every few minutes: moves what the day rows hold beyond `folded` into the
+//   icons' `downloads` and `recent_downloads` (`popularity` is generated from the latter). An
+//   icons row is wide and in 19 indexes, so updating one costs about ten times an upsert of a
+//   day row: folding updates each icon once per fold, however often it was flushed meanwhile.
+// - expireRecentDownloads, hourly: deletes the folded days that left the recent window and
+//   subtracts them from recent_downloads.
+//
+// Concurrent statements that touch the same rows may deadlock; PostgreSQL then aborts one whole
+// statement, and its gateway runs it again later. Nothing is added twice or lost.
 import type { PrismaClient } from './generated/client.ts';
 
 export interface DownloadBatch {
@@ -25,8 +31,8 @@ export interface DownloadBatch {
 const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 
 /**
- * Adds the batch's downloads; false when a batch with its id was applied before (nothing is
- * added again). Names that match no icon are dropped.
+ * Adds the batch's downloads to today's rows; false when a batch with its id was applied before
+ * (nothing is added again). Names that match no icon are dropped.
  */
 export async function applyDownloadBatch(prisma: PrismaClient, batch: DownloadBatch): Promise<boolean> {
   const rows = await prisma.$queryRawUnsafe<{ applied: boolean }[]>(
@@ -45,9 +51,6 @@ export async function applyDownloadBatch(prisma: PrismaClient, batch: DownloadBa
        INSERT INTO icon_download_days (icon_id, day, downloads)
        SELECT id, ${TODAY}, n FROM counted ORDER BY id
        ON CONFLICT (icon_id, day) DO UPDATE SET downloads = icon_download_days.downloads + excluded.downloads
-     ), icons_counted AS (
-       UPDATE icons i SET downloads = i.downloads + c.n, recent_downloads = i.recent_downloads + c.n
-       FROM counted c WHERE i.id = c.id
      )
      SELECT EXISTS (SELECT 1 FROM batch) AS applied`,
     batch.id,
@@ -63,15 +66,39 @@ export async function applyDownloadBatch(prisma: PrismaClient, batch: DownloadBa
 }
 
 /**
- * Takes the days that left the recent window (the last `recentDays` UTC days, today included)
- * out of the icons' recent totals, and forgets batch ids older than a day. Safe to run from
- * every gateway at once: a day's row is deleted, and so subtracted, by one statement only.
- * Returns how many day rows expired.
+ * Adds the downloads not folded yet to the icons' totals and recent totals, and marks them
+ * folded. The rows are locked as they are read, so a concurrent fold waits, then finds them
+ * folded; a batch applied meanwhile waits too and is folded next time. Returns how many icons
+ * changed.
+ */
+export async function foldDownloads(prisma: PrismaClient): Promise<number> {
+  const [row] = await prisma.$queryRawUnsafe<{ icons: number }[]>(
+    `WITH due AS (
+       SELECT icon_id, day, downloads, downloads - folded AS n FROM icon_download_days
+       WHERE folded < downloads ORDER BY icon_id, day FOR UPDATE
+     ), marked AS (
+       UPDATE icon_download_days d SET folded = due.downloads FROM due WHERE d.icon_id = due.icon_id AND d.day = due.day
+     ), per_icon AS (
+       SELECT icon_id, sum(n)::int AS n FROM due GROUP BY icon_id
+     ), added AS (
+       UPDATE icons i SET downloads = i.downloads + p.n, recent_downloads = i.recent_downloads + p.n
+       FROM per_icon p WHERE i.id = p.icon_id RETURNING i.id
+     )
+     SELECT count(*)::int AS icons FROM added`,
+  );
+  return row?.icons ?? 0;
+}
+
+/**
+ * Takes the folded days that left the recent window (the last `recentDays` UTC days, today
+ * included) out of the icons' recent totals, and forgets batch ids older than a day. A day not
+ * folded yet waits for the next fold. A day's row is deleted, and so subtracted, by one
+ * statement only. Returns how many day rows expired.
  */
 export async function expireRecentDownloads(prisma: PrismaClient, recentDays: number): Promise<number> {
   const [row] = await prisma.$queryRawUnsafe<{ expired: number }[]>(
     `WITH expired AS (
-       DELETE FROM icon_download_days WHERE day <= ${TODAY} - $1::int RETURNING icon_id, downloads
+       DELETE FROM icon_download_days WHERE day <= ${TODAY} - $1::int AND folded = downloads RETURNING icon_id, downloads
      ), per_icon AS (
        SELECT icon_id, sum(downloads)::int AS n FROM expired GROUP BY icon_id
      ), subtracted AS (

@@ -115,7 +115,7 @@ export class GatewayMetrics {
   });
   private readonly downloadBatches = new Counter({
     name: 'icon_gateway_download_batches_total',
-    help: 'Batches of counted downloads sent to the database, by outcome (applied, applied-before: a resend of one that went through, failed: kept and resent)',
+    help: 'Batches of counted downloads sent to the database, by outcome (applied, applied-before: a resend of one that went through, failed: the batch or its fold failed and is done again later)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

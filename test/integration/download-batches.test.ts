@@ -1,12 +1,12 @@
 // Downloads in the database (prisma/download-batches.ts and the icon_downloads migration), on
-// PGlite and PostgreSQL: batches add exactly once, concurrent batches from separate pools add
-// up exactly, the recent window expires exactly once even when every gateway expires at once,
-// popularity follows its documented formula, and the concept PostgreSQL generates is the one
-// similar icons use.
+// PGlite and PostgreSQL: batches add exactly once, to the day rows first and to the icons when
+// folded; concurrent batches and folds from separate pools add up exactly; the recent window
+// expires exactly once even when every gateway expires at once; popularity follows its
+// documented formula; and the concept PostgreSQL generates is the one similar icons use.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../prisma/database.ts';
-import { applyDownloadBatch, expireRecentDownloads, type DownloadBatch } from '../../prisma/download-batches.ts';
+import { applyDownloadBatch, expireRecentDownloads, foldDownloads, type DownloadBatch } from '../../prisma/download-batches.ts';
 import { refreshConceptBreadth } from '../../prisma/import/refresh-search.ts';
 import { conceptOf } from '../../resolvers/catalogue/similar.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
@@ -61,7 +61,7 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
     expect(rows[0]!.icons).toBeGreaterThan(100);
   });
 
-  it.skipIf(skip)('adds a batch by id, slug and file name to the totals, the recent totals and today, once', async () => {
+  it.skipIf(skip)('adds a batch by id, slug and file name to today, once, and to the icons when folded, once', async () => {
     const [a, b] = icons;
     const before = [await counts(a!.id), await counts(b!.id)];
     const sent = batch({
@@ -72,6 +72,10 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
     expect(await applyDownloadBatch(database.db.prisma, sent)).toBe(true);
     // Resent (its outcome was unknown to the gateway): nothing more.
     expect(await applyDownloadBatch(database.db.prisma, sent)).toBe(false);
+    expect([await counts(a!.id), await counts(b!.id)]).toEqual(before); // not folded yet
+    expect(await daysOf(a!.id)).toEqual([{ age: 0, downloads: 5 }]);
+    expect(await foldDownloads(database.db.prisma)).toBe(2);
+    expect(await foldDownloads(database.db.prisma)).toBe(0);
     const after = [await counts(a!.id), await counts(b!.id)];
     expect(after[0]).toMatchObject({ downloads: before[0]!.downloads + 5, recent: before[0]!.recent + 5 });
     expect(after[1]).toMatchObject({ downloads: before[1]!.downloads + 4, recent: before[1]!.recent + 4 });
@@ -98,19 +102,21 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
             : { files: order.map((icon, i) => ({ prefix: icon.prefix, name: icon.sourceName, count: i + 1 })) },
         );
       });
-      await Promise.all(
-        batches.map(async (sent, n) => {
-          const db = others[n % others.length]!;
-          for (;;) {
-            try {
-              await applyDownloadBatch(db.prisma, sent);
-              return;
-            } catch (error) {
-              if (!/deadlock/i.test(String((error as Error).message))) throw error;
-            }
+      // Folds run while the batches arrive, from both pools, as gateways do.
+      const retried = async (work: () => Promise<unknown>) => {
+        for (;;) {
+          try {
+            return await work();
+          } catch (error) {
+            if (!/deadlock/i.test(String((error as Error).message))) throw error;
           }
-        }),
-      );
+        }
+      };
+      await Promise.all([
+        ...batches.map((sent, n) => retried(() => applyDownloadBatch(others[n % others.length]!.prisma, sent))),
+        ...others.flatMap((db) => [0, 1, 2].map(() => retried(() => foldDownloads(db.prisma)))),
+      ]);
+      await foldDownloads(database.db.prisma);
       const after = await Promise.all(chosen.map((icon) => counts(icon.id)));
       chosen.forEach((icon, i) => {
         expect(after[i]!.downloads - before[i]!.downloads).toBe(expected.get(icon.id));
@@ -124,10 +130,10 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
   it.skipIf(skip)('expires the days that left the window once, even when gateways expire at the same time', async () => {
     const icon = icons[3]!;
     const { prisma } = database.db;
-    // Downloads 31, 30 and 29 days ago, and today (recent_downloads kept equal to their sum).
+    // Folded downloads 31, 30 and 29 days ago, and today (recent_downloads kept equal to their sum).
     await prisma.$executeRawUnsafe(
-      `INSERT INTO icon_download_days (icon_id, day, downloads)
-       SELECT $1, (now() AT TIME ZONE 'UTC')::date - age, n FROM unnest(ARRAY[31, 30, 29, 0], ARRAY[7, 5, 3, 2]) AS d(age, n)`,
+      `INSERT INTO icon_download_days (icon_id, day, downloads, folded)
+       SELECT $1, (now() AT TIME ZONE 'UTC')::date - age, n, n FROM unnest(ARRAY[31, 30, 29, 0], ARRAY[7, 5, 3, 2]) AS d(age, n)`,
       icon.id,
     );
     await prisma.$executeRawUnsafe('UPDATE icons SET recent_downloads = recent_downloads + 17 WHERE id = $1', icon.id);
@@ -142,6 +148,14 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
       { age: 0, downloads: 2 },
     ]);
     expect(after.popularity).toBeCloseTo(Math.log10(1 + after.breadth + after.recent), 4);
+    // A day not folded yet stays until it is: its downloads reach the all-time total first.
+    await prisma.$executeRawUnsafe(`INSERT INTO icon_download_days (icon_id, day, downloads) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 40, 4)`, icon.id);
+    expect(await expireRecentDownloads(prisma, 30)).toBe(0);
+    expect(await foldDownloads(prisma)).toBe(1);
+    const folded = await counts(icon.id);
+    expect([folded.downloads, folded.recent]).toEqual([after.downloads + 4, after.recent + 4]);
+    expect(await expireRecentDownloads(prisma, 30)).toBe(1);
+    expect(await counts(icon.id)).toEqual({ ...folded, recent: after.recent, popularity: after.popularity });
   });
 
   it.skipIf(skip)("generates the concept similar icons use, and counts the sets that draw it as the prior", async () => {

@@ -4,13 +4,14 @@
 // a map increment after the response went out (tally.ts); every flushSeconds the counts go to
 // the database as one batch (prisma/download-batches.ts: exact across processes, applied once).
 // A failed batch is resent at the next flush, and requests never wait for or fail with it.
-// The same loop expires the days that left the recent window, at most hourly; the loop runs
-// only while there is something to send, so an idle gateway has no timer.
+// Every foldSeconds after it sent something, the gateway folds what was sent into the icons'
+// figures, and at most hourly it expires the days that left the recent window. The loop runs
+// only while there is something to send or fold, so an idle gateway has no timer.
 //
-// On close the last counts are sent (the front closes the gateway before the database). A
-// gateway whose database is a read replica sets `enabled: false`.
+// On close the last counts are sent and folded (the front closes the gateway before the
+// database). A gateway whose database is a read replica sets `enabled: false`.
 import { logger } from '../../../lib/logger.ts';
-import { applyDownloadBatch, expireRecentDownloads } from '../../../prisma/download-batches.ts';
+import { applyDownloadBatch, expireRecentDownloads, foldDownloads } from '../../../prisma/download-batches.ts';
 import type { Database } from '../../../prisma/database.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
 import { compilePathTemplate, pathParams, type PathTemplate } from '../../pipeline/path-template.ts';
@@ -30,6 +31,8 @@ export const useDownloadCounts: PluginFactory = (rawOptions, services, where): G
   let flushing: Promise<void> | undefined;
   let failing = false;
   let nextExpiry = 0;
+  /** When what this gateway sent is to be folded next; undefined: nothing it sent waits. */
+  let foldAt: number | undefined;
 
   /** The icon a counted route's path names; undefined for any other request. */
   function downloadedIcon(exchange: Exchange): DownloadedIcon | undefined {
@@ -48,14 +51,14 @@ export const useDownloadCounts: PluginFactory = (rawOptions, services, where): G
     timer = undefined;
     flushing ??= flush().finally(() => {
       flushing = undefined;
-      if (tally.waiting > 0) schedule();
+      if (tally.waiting > 0 || foldAt !== undefined) schedule();
     });
   }
 
   /** The last line of a driver's error (Prisma's start with the invocation): what went wrong. */
   const reason = (error: unknown) => String((error as Error)?.message ?? error).trim().split('\n').at(-1);
 
-  async function flush(): Promise<void> {
+  async function flush({ foldNow = false } = {}): Promise<void> {
     let database: Database;
     try {
       database = await services.database();
@@ -65,6 +68,14 @@ export const useDownloadCounts: PluginFactory = (rawOptions, services, where): G
         const applied = await applyDownloadBatch(database.prisma, batch);
         tally.applied(batch);
         services.metrics.downloadBatch(applied ? 'applied' : 'applied-before');
+        foldAt ??= Date.now() + options.foldSeconds * 1000;
+      }
+      if (foldAt !== undefined && (foldNow || Date.now() >= foldAt)) {
+        foldAt = undefined;
+        await foldDownloads(database.prisma).catch((error: unknown) => {
+          foldAt = Date.now();
+          throw error;
+        });
       }
       if (failing) log.info({ msg: 'download counts are written again', waiting: tally.waiting });
       failing = false;
@@ -101,8 +112,8 @@ export const useDownloadCounts: PluginFactory = (rawOptions, services, where): G
       clearTimeout(timer);
       timer = undefined;
       await flushing;
-      // The unapplied batch, then what gathered meanwhile.
-      for (let attempt = 0; attempt < 2 && tally.waiting > 0; attempt++) await flush();
+      // The unapplied batch, then what gathered meanwhile, folded at once.
+      for (let attempt = 0; attempt < 3 && (tally.waiting > 0 || foldAt !== undefined); attempt++) await flush({ foldNow: true });
       if (tally.waiting > 0) log.error({ msg: 'download counts lost on close: the database did not take them', downloads: tally.waiting });
     },
   };

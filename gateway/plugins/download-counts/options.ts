@@ -19,6 +19,11 @@ export const downloadCountsOptions = z
     routes: z.array(countedRoute).min(1).default(['/svg/{prefix}/{name}.svg', '/png/{prefix}/{name}.png', '/icons/{ref}']),
     /** How often counted downloads are sent to the database, in seconds. @default 5 */
     flushSeconds: z.number().min(0.05).max(3600).default(5),
+    /**
+     * How often the counts sent are folded into the icons' downloads and popularity, in seconds
+     * (an icon's figures lag by up to this plus flushSeconds). @default 300
+     */
+    foldSeconds: z.number().min(0.05).max(86_400).default(300),
     /** The days (UTC, today included) whose downloads are `recent` and make popularity. @default 30 */
     recentDays: z.number().int().min(1).max(3650).default(30),
     /** Different icons held at once while the database cannot take them; more are dropped. @default 100000 */

@@ -51,11 +51,16 @@ CREATE INDEX "icons_style_popularity_id_idx" ON "icons"("style", "popularity" DE
 CREATE INDEX "icons_style_downloads_id_idx" ON "icons"("style", "downloads" DESC, "id");
 CREATE INDEX "icons_search_name_idx" ON "icons" (lower("name") text_pattern_ops) INCLUDE ("name", "popularity", "id") WHERE "published";
 
--- 5. Downloads per day within the recent window, and the batches applied (exactly once).
+-- 5. Downloads per day within the recent window, and the batches applied (exactly once). The
+--    gateways' batches add to these narrow rows only; `folded` of a row's downloads are in the
+--    icons' columns already. An update of an icons row costs about 0.2 ms on the full catalogue
+--    (a wide row and 19 indexes), ten times an upsert here, so the icons are updated by a fold
+--    every few minutes: once per icon downloaded meanwhile, not once per flush.
 CREATE TABLE "icon_download_days" (
     "icon_id" INTEGER NOT NULL,
     "day" DATE NOT NULL,
     "downloads" INTEGER NOT NULL,
+    "folded" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "icon_download_days_pkey" PRIMARY KEY ("icon_id","day")
 );
@@ -68,6 +73,9 @@ CREATE TABLE "download_batches" (
 );
 
 CREATE INDEX "icon_download_days_day_idx" ON "icon_download_days"("day");
+
+-- What the next fold reads: the rows with downloads not folded yet.
+CREATE INDEX "icon_download_days_unfolded_idx" ON "icon_download_days"("icon_id", "day") WHERE "folded" < "downloads";
 
 CREATE INDEX "download_batches_applied_at_idx" ON "download_batches"("applied_at");
 
