@@ -191,9 +191,13 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
  * while they run in milliseconds; compiling took 280 ms of a 306 ms similar-icons page on the
  * full catalogue (bench/RESULTS.md, 2026-11-24). An API's statements are short; JIT pays off
  * only for long analytical scans, which the CLI's imports do not depend on either.
+ *
+ * No parallel workers per statement: a parallel plan starts worker processes (about 18 ms on
+ * these 2-core machines) for list pages that walk a sort index, and under concurrent requests
+ * the workers only take cores from the other statements (bench/RESULTS.md, 2026-11-24).
  */
 function sessionSettings(options: string | undefined): string {
-  return [options, '-c plan_cache_mode=force_custom_plan', '-c jit=off'].filter(Boolean).join(' ');
+  return [options, '-c plan_cache_mode=force_custom_plan', '-c jit=off', '-c max_parallel_workers_per_gather=0'].filter(Boolean).join(' ');
 }
 
 /**
