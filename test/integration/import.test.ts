@@ -87,6 +87,14 @@ describe.each(DATABASE_KINDS)('import of the demo catalogue on $kind', ({ kind, 
     expect(mismatch!.n).toBe(0n);
   });
 
+  it.skipIf(skip)('leaves planner statistics on the icons and every table the reads join to them', async () => {
+    // Without them an icon's tags were read by probing every tag (2.4 ms instead of 0.2 on the full catalogue).
+    const rows = await database.db.prisma.$queryRawUnsafe<{ tablename: string }[]>(
+      `SELECT DISTINCT tablename FROM pg_stats WHERE schemaname = 'public' AND tablename IN ('icons', 'icon_tags', 'tags', 'categories', 'icon_sets') ORDER BY tablename`,
+    );
+    expect(rows.map((row) => row.tablename)).toEqual(['categories', 'icon_sets', 'icon_tags', 'icons', 'tags']);
+  });
+
   it.skipIf(skip)('changes nothing when run again, even when forced to compare every row', async () => {
     const before = await snapshot(database);
     const again = await importCatalogue(database.db.prisma);

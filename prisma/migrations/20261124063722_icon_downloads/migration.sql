@@ -80,3 +80,11 @@ CREATE INDEX "icon_download_days_unfolded_idx" ON "icon_download_days"("icon_id"
 CREATE INDEX "download_batches_applied_at_idx" ON "download_batches"("applied_at");
 
 ALTER TABLE "icon_download_days" ADD CONSTRAINT "icon_download_days_icon_id_fkey" FOREIGN KEY ("icon_id") REFERENCES "icons"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- 6. Planner statistics for the tables joined to the icons, which imports before this one left
+--    unanalyzed (embedded PGlite has no autovacuum): an icon's tags were read by probing every
+--    tag. The import's refresh analyzes them from now on (refresh-search.ts).
+ANALYZE "icon_tags";
+ANALYZE "tags";
+ANALYZE "categories";
+ANALYZE "icon_sets";
