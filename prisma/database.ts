@@ -135,12 +135,19 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   };
 }
 
+/**
+ * PGlite's own start parameters, plus a smaller buffer cache: its 128 MB of shared buffers live
+ * in the process's WebAssembly memory, which never shrinks, and the data directory's pages are
+ * in the operating system's file cache anyway (bench/RESULTS.md, 2026-11-24).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=48MB'];
+
 async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: string) => void, serving?: ServingLimits): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   let lock: DirectoryLock | undefined;
   if (!inMemory) lock = await acquireDirectoryLock(dataDir);
   try {
-    const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+    const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
     // One connection: queries wait behind the one running, up to serving.maxWaiting of them.
     // No timeouts: an in-process database has no network to stall on, and cannot cancel.
     const guarded = servingFactory(new PrismaPGlite(client), 1, serving);
