@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 
 import { cp, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
-import { parseStartCommand } from '../lib/start-command.ts';
+import { parseStartCommand, type StartCommand } from '../lib/start-command.ts';
 import { mustSucceed, runCommand } from './children.ts';
 
 export interface CompareTarget {
@@ -92,7 +92,7 @@ export async function prepareComparedBuild(target: CompareTarget, log: (line: st
   ensureWorktree(target, log);
   const dependencies = await ensureDependencies(target, log);
   await ensurePrismaClient(target, log);
-  const { nodeArgs, bundle, env } = startCommand(target);
+  const { flags: nodeArgs, bundle, env } = startCommand(target);
   const builder = 'scripts/build-gateway.mjs';
   if (!existsSync(join(target.checkout, builder))) throw new Error(`${target.ref} has no ${builder}: it predates the bundled gateway, which the bench measures`);
   log(`  building its gateway (node ${builder})`);
@@ -153,12 +153,12 @@ async function ensurePrismaClient(target: CompareTarget, log: (line: string) => 
 }
 
 /** The last command of its start script, `[NAME=value ...] node [--flags] <bundle>` (read as lib/start-command.ts reads this checkout's). */
-function startCommand(target: CompareTarget): { nodeArgs: string[]; bundle: string; env: Record<string, string> } {
+function startCommand(target: CompareTarget): StartCommand {
   const packageJson = JSON.parse(readFileSync(join(target.checkout, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   const start = packageJson.scripts?.start ?? '';
   const command = parseStartCommand(start);
   if (!command) throw new Error(`${target.ref}'s start script does not end with "node [flags] <bundle>.mjs": ${JSON.stringify(start)}`);
-  return { nodeArgs: command.nodeArgs.slice(0, -1), bundle: command.bundle, env: command.env };
+  return command;
 }
 
 /** A fresh copy of the bench's data directory for the compared gateway (taken while no process holds it). */

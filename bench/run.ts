@@ -252,7 +252,7 @@ async function buildGateway(): Promise<void> {
 function startCurrentGateway(name = 'gateway', timeoutMs = START_TIMEOUT_MS): Promise<ServerChild> {
   const profiling = cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const start = gatewayStartCommand();
-  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: [...start.nodeArgs.slice(0, -1), ...profiling], plainNode: true, env: { ...gatewayEnv(), ...start.env }, logFile: GATEWAY_LOG, timeoutMs });
+  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: [...start.flags, ...profiling], plainNode: true, env: { ...gatewayEnv(), ...start.env }, logFile: GATEWAY_LOG, timeoutMs });
 }
 
 const servingLine = (server: ServerChild, logFile: string) =>

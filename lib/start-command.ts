@@ -10,10 +10,13 @@ export const GATEWAY_BUNDLE = 'dist/gateway.mjs';
 export interface StartCommand {
   /** `NAME=value` settings before `node` (for example MALLOC_ARENA_MAX). */
   env: Record<string, string>;
-  /** The arguments of `node`: its flags, then the bundle. */
-  nodeArgs: string[];
+  /** The flags of `node`, before the bundle. */
+  flags: string[];
   bundle: string;
 }
+
+/** The arguments of `node` that run the command: its flags, then the bundle. */
+export const nodeArgsOf = ({ flags, bundle }: StartCommand): string[] => [...flags, bundle];
 
 /** The last command of a start script: `[NAME=value ...] node [--flags] <bundle>.mjs`; undefined when it is not one. */
 export function parseStartCommand(script: string): StartCommand | undefined {
@@ -26,8 +29,7 @@ export function parseStartCommand(script: string): StartCommand | undefined {
       .filter(Boolean)
       .map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]),
   );
-  const bundle = match[3]!;
-  return { env, nodeArgs: [...match[2]!.trim().split(/\s+/).filter(Boolean), bundle], bundle };
+  return { env, flags: match[2]!.trim().split(/\s+/).filter(Boolean), bundle: match[3]! };
 }
 
 /** This checkout's start command. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
-import { gatewayStartCommand } from '../../lib/start-command.ts';
+import { gatewayStartCommand, nodeArgsOf } from '../../lib/start-command.ts';
 import { startGatewayProcess } from '../helpers/gateway.ts';
 
 let root: string;
@@ -31,7 +31,7 @@ async function configFolder(name: string, config?: string): Promise<string> {
 function failedStart(configDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const start = gatewayStartCommand();
-    const child = spawn(process.execPath, start.nodeArgs, {
+    const child = spawn(process.execPath, nodeArgsOf(start), {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...start.env, GATEWAY_CONFIG_DIR: configDir, PGLITE_DATA_DIR: 'memory://', PORT: '0', HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

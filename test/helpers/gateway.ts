@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Database } from '../../prisma/database.ts';
-import { gatewayStartCommand } from '../../lib/start-command.ts';
+import { gatewayStartCommand, nodeArgsOf } from '../../lib/start-command.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 
@@ -38,7 +38,7 @@ export async function startGatewayInProcess(db: Database, { dir, env }: { dir?: 
 /** `npm start` as a child process: the bundle test/global-setup.ts built (PORT=0: it picks a free port and says which). */
 export function startGatewayProcess(env: Record<string, string>): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
   const start = gatewayStartCommand();
-  const child = spawn(process.execPath, start.nodeArgs, {
+  const child = spawn(process.execPath, nodeArgsOf(start), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...start.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

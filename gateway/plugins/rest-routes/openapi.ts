@@ -85,7 +85,7 @@ function paramSchema(rule: ParamRule): JsonSchema {
 
 function parametersOf(route: CompiledRoute): JsonSchema[] {
   return [
-    ...route.pathParamNames.map((name) => {
+    ...route.template.names.map((name) => {
       const description = route.argumentsByVariable.get(name)?.[0]?.description;
       return { name, in: 'path', required: true, schema: { type: 'string', minLength: 1 }, ...(description && { description }) };
     }),
@@ -119,8 +119,8 @@ function ownResponses(route: CompiledRoute): DescribedResponse[] {
     { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: fresh },
     ...(Object.keys(route.params).length ? [{ status: 400, description: 'A parameter breaks its rule; the message names the parameter and the rule.' }] : []),
     // A page lists premium icons (without their markup) whoever asks; only a single resource refuses one.
-    ...(route.pathParamNames.length && route.config.envelope !== 'page' ? [{ status: 403, description: 'Premium content that the caller’s account does not own.' }] : []),
-    ...(route.pathParamNames.length ? [{ status: 404, description: 'Nothing matches the path.' }] : []),
+    ...(route.template.names.length && route.config.envelope !== 'page' ? [{ status: 403, description: 'Premium content that the caller’s account does not own.' }] : []),
+    ...(route.template.names.length ? [{ status: 404, description: 'Nothing matches the path.' }] : []),
     { status: 405, description: 'A method other than GET or HEAD.', headers: [ALLOW] },
   ];
 }

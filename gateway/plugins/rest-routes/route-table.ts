@@ -18,8 +18,8 @@ export interface RouteMatch {
 
 export interface CompiledRoute {
   config: RouteConfig;
+  /** Its path; `template.names` are its path parameters. */
   template: PathTemplate;
-  pathParamNames: string[];
   document: DocumentNode;
   /** The operation's one root field (its response key), whose value becomes the body. */
   rootField: string;
@@ -94,7 +94,7 @@ export class RouteTable {
     this.routes = options.routes.map((config) => {
       const template = compilePathTemplate(config.path);
       const document = operations.document(config.operation);
-      return { config, template, pathParamNames: template.names, document, rootField: rootFieldOf(document, config.operation), params: config.params, argumentsByVariable: new Map() };
+      return { config, template, document, rootField: rootFieldOf(document, config.operation), params: config.params, argumentsByVariable: new Map() };
     });
   }
 
