@@ -187,11 +187,11 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
 /**
  * The session settings of every pool this project opens (the gateway's and the CLI's).
  *
- * The reads layer's prepared statements are planned for their values every time: after five
- * executions PostgreSQL may otherwise keep one generic plan, and with tsquery and pattern
- * parameters that plan is blind to how many icons match (a search for a word no icon has took
- * 106 ms with the generic plan, 0.14 ms with its own). Parsing is still saved. Prisma's
- * statements are unnamed, which are always planned for their values.
+ * Plans: PostgreSQL's default (plan_cache_mode=auto). The reads layer's named statements are
+ * point lookups, which after five executions keep a generic plan and are then only bound and
+ * executed (planning a single icon's statement cost more than running it); the statements whose
+ * plan depends on their values run unnamed and are planned every time (prisma/reads.ts).
+ * Prisma's statements are unnamed.
  *
  * No JIT compilation: PostgreSQL compiles a statement whose estimated cost passes
  * jit_above_cost (100,000), and the estimates of statements with per-row subqueries pass it
@@ -204,7 +204,7 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
  * the workers only take cores from the other statements (bench/RESULTS.md, 2026-11-24).
  */
 function sessionSettings(options: string | undefined): string {
-  return [options, '-c plan_cache_mode=force_custom_plan', '-c jit=off', '-c max_parallel_workers_per_gather=0'].filter(Boolean).join(' ');
+  return [options, '-c jit=off', '-c max_parallel_workers_per_gather=0'].filter(Boolean).join(' ');
 }
 
 /**

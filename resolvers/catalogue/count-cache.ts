@@ -61,7 +61,7 @@ function cacheOf(source: PageSource): LRUCache<string, Counted> {
 }
 
 function rowsOf(source: PageSource, name: string, statement: Prisma.Sql): Promise<PageRow[]> {
-  return 'rows' in source ? source.rows<PageRow>(name, statement) : source.$queryRaw<PageRow[]>(statement);
+  return 'rows' in source ? source.rows<PageRow>(name, statement, { planForValues: true }) : source.$queryRaw<PageRow[]>(statement);
 }
 
 /** Runs a page statement (rows `{ id }` in order), with its total (`count`: one row `{ total }`) unless that is known. */

@@ -1,6 +1,6 @@
 // The hot-read layer (prisma/reads.ts) on real databases: on PostgreSQL a read is a named
-// prepared statement, parsed once per connection and then reused, with a bounded number of
-// distinct texts; on both drivers it runs behind the Prisma client's own QueryGuard (busy,
+// prepared statement, parsed once per connection and then reused (a point lookup with a generic
+// plan), with a bounded number of distinct texts, unless its plan depends on its values; on both drivers it runs behind the Prisma client's own QueryGuard (busy,
 // unreachable, statement timeout), and its values are bound, never spliced into the SQL.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -80,14 +80,24 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
     for (const name of names) expect(name).toMatch(/^plus_/);
   });
 
-  it('plans a prepared statement for its values every time (no generic plan after five executions)', async () => {
+  it('keeps a generic plan for a point lookup after five executions', async () => {
     const db = await open({ url: ADMIN_URL, poolSize: 1 });
-    for (let value = 0; value < 8; value++) await db.reads.rows('plan', Prisma.sql`SELECT count(*) AS n FROM pg_class WHERE relpages > ${value}`);
+    for (let oid = 1; oid <= 8; oid++) await db.reads.rows('lookup', Prisma.sql`SELECT relname FROM pg_class WHERE oid = ${oid}::oid`);
     const [plans] = await db.reads.rows<{ generic: number; custom: number }>(
       'plans',
-      Prisma.sql`SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%relpages >%' AND statement NOT LIKE '%pg_prepared_statements%'`,
+      Prisma.sql`SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%WHERE oid =%' AND statement NOT LIKE '%pg_prepared_statements%'`,
     );
-    expect(plans).toEqual({ generic: 0, custom: 8 });
+    expect(plans).toEqual({ generic: 3, custom: 5 });
+  });
+
+  it('plans a statement read with planForValues for its values every time: it is never prepared', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1 });
+    for (let value = 0; value < 8; value++) {
+      const [row] = await db.reads.rows<{ n: number }>('plan', Prisma.sql`SELECT count(*) AS n FROM pg_class WHERE relpages > ${value} AND relpages < 0`, { planForValues: true });
+      expect(row).toEqual({ n: 0 });
+    }
+    const prepared = await preparedOn(db);
+    expect(prepared.filter(({ statement }) => statement.includes('relpages >'))).toEqual([]);
   });
 
   it('prepares at most maxPrepared distinct texts, and runs the others unnamed', async () => {
