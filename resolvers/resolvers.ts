@@ -18,7 +18,7 @@ import { mayFetchFile, mayOpen, mayReceiveMarkup } from './entitlements.ts';
 import { badInput, catalogueError } from './errors.ts';
 import { signatureHolds, signedAddress } from './file-addresses.ts';
 import { primeIconDetail, requestState } from './request-state.ts';
-import { safeSvgBody, svgMarkup } from './svg.ts';
+import { svgMarkup } from './svg.ts';
 import { fileVersion, fillTemplate } from './urls.ts';
 
 interface SearchArgs extends PageArgs {
@@ -102,7 +102,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon: send the API key of an account that owns it, or use the signed address its owner is given`);
       }
       if (body === null) throw new Error(`icon ${icon.id}: the file may be fetched but its body was not read`);
-      return { body: safeSvgBody(body), width: icon.width, height: icon.height, premium: icon.premium, version: fileVersion(icon.bodyDigest) };
+      return { body, width: icon.width, height: icon.height, premium: icon.premium, version: fileVersion(icon.bodyDigest) };
     },
     categories: (_root, _args, context) => listCategories(context.reads),
     tags: (_root, _args, context) => listTags(context.reads),

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/client.ts';
 import { mapIconSet, MAPPING_VERSION, type SetOptions } from './map-set.ts';
+import { SANITIZER_VERSION } from '../../lib/svg/sanitize.ts';
 import { refreshSearchDataIfBehind } from './refresh-search.ts';
 import type { SetFile } from './sources.ts';
 import { writeSet, type WriteProgress } from './write-set.ts';
@@ -66,7 +67,7 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
   const setOptions = options.optionsFor(file.prefix);
   const { source, digest: sourceDigest } = await file.load();
   const digest = createHash('sha256')
-    .update(`${sourceDigest}\nmapping ${MAPPING_VERSION}\n${JSON.stringify(setOptions)}`)
+    .update(`${sourceDigest}\nmapping ${MAPPING_VERSION}\nsanitizer ${SANITIZER_VERSION}\n${JSON.stringify(setOptions)}`)
     .digest('hex');
   const existing = await prisma.iconSet.findUnique({ where: { prefix: file.prefix }, select: { sourceDigest: true, iconCount: true } });
   if (existing?.sourceDigest === digest && !options.force) {

@@ -3,6 +3,7 @@
 // re-imports; rows are only rewritten when a value changed; icons that left the source are
 // unpublished, never deleted (ownership and links to them stay valid). The catalogue's version
 // goes up with the set, so cached totals and the search data know they are behind.
+import { sanitizedMark } from '../../lib/svg/sanitize.ts';
 import type { PrismaClient } from '../generated/client.ts';
 import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
 
@@ -146,6 +147,7 @@ const ICON_COLUMNS = [
   'width',
   'height',
   'body',
+  'body_mark',
   'keywords',
   'tag_names',
 ] as const;
@@ -164,6 +166,7 @@ const INCOMING_ICON_FIELDS = [
   ['width', 'integer'],
   ['height', 'integer'],
   ['body', 'text'],
+  ['body_mark', 'text'],
   ['keywords', 'text[]'],
   ['tag_names', 'text[]'],
 ] as const;
@@ -182,6 +185,8 @@ async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], 
     width: icon.width,
     height: icon.height,
     body: icon.body,
+    // mapIconSet's bodies come out of the sanitizer (placed, at most, in a numeric translate).
+    body_mark: sanitizedMark(icon.body),
     keywords: icon.keywords,
     tag_names: icon.tags.map((tag) => tag.name),
   }));
@@ -195,7 +200,7 @@ async function upsertIcons(tx: Transaction, setId: number, batch: MappedIcon[], 
   return tx.$executeRawUnsafe(
     `INSERT INTO icons (slug, set_id, source_name, ${ICON_COLUMNS.join(', ')})
      SELECT r.slug, $1, r.source_name, r.name, c.id, c.name, r.style, r.colors, r.premium,
-            r.published_at, r.published, r.width, r.height, r.body,
+            r.published_at, r.published, r.width, r.height, r.body, r.body_mark,
             r.keywords, r.tag_names
      FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (${INCOMING_ICON_FIELDS.map(([name, type]) => `${name} ${type}`).join(', ')}))
        WITH ORDINALITY AS r(${INCOMING_ICON_FIELDS.map(([name]) => name).join(', ')}, ordinality)

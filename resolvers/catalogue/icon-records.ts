@@ -8,6 +8,7 @@ import DataLoader from 'dataloader';
 import type { Icon, IconSet } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
+import { safeSvgBody } from '../svg.ts';
 
 /** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
 export type IconRecord = Pick<
@@ -105,7 +106,7 @@ export interface IconDetail {
   tags: TagRecord[];
   /** Whether the caller's account owns the icon (false for anonymous callers). */
   owned: boolean;
-  /** The SVG body; only for a free icon or one the caller owns (premium markup never leaves the database for others). */
+  /** The SVG body, sanitized; only for a free icon or one the caller owns (premium markup never leaves the database for others). */
   body: string | null;
 }
 
@@ -114,6 +115,7 @@ interface IconDetailRow extends IconRow {
   tags: [number, string, string][] | string;
   owned: boolean;
   body: string | null;
+  body_mark: string | null;
 }
 
 /** How a single icon is named: by numeric id or slug (`/icons/{ref}`), or by its set and its name there (a file's address). */
@@ -149,7 +151,7 @@ function iconDetailRead(lookup: IconLookup, accountId: number | null, releasePre
       SELECT ${ICON_COLUMNS},
         (SELECT coalesce(json_agg(json_build_array(t.id, t.slug, t.name) ORDER BY t.name, t.slug), '[]')
            FROM icon_tags it JOIN tags t ON t.id = it.tag_id WHERE it.icon_id = i.id AND NOT it.of_set) AS tags,
-        o.owned, ${releasePremiumBody ? Prisma.sql`i.body` : Prisma.sql`CASE WHEN i.premium AND NOT o.owned THEN NULL ELSE i.body END`} AS body
+        o.owned, ${releasePremiumBody ? Prisma.sql`i.body` : Prisma.sql`CASE WHEN i.premium AND NOT o.owned THEN NULL ELSE i.body END`} AS body, i.body_mark
       ${ICON_JOINS}
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM ownership WHERE account_id = ${accountId}::int AND icon_id = i.id) AS owned) o
       WHERE ${where.condition} AND i.published`,
@@ -163,7 +165,8 @@ export async function loadIconDetail(reads: Reads, lookup: IconLookup, accountId
   const [row] = await reads.rows<IconDetailRow>(read.name, read.sql);
   if (!row) return undefined;
   const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as [number, string, string][]) : row.tags;
-  return { icon: toRecord(row), tags: tags.map(([tagId, slug, name]) => ({ slug, name, tagId })), owned: row.owned, body: row.body };
+  const body = row.body === null ? null : safeSvgBody(row.body, row.body_mark);
+  return { icon: toRecord(row), tags: tags.map(([tagId, slug, name]) => ({ slug, name, tagId })), owned: row.owned, body };
 }
 
 export function createIconLoaders(reads: Reads) {
@@ -191,12 +194,13 @@ export function createIconLoaders(reads: Reads) {
       const counts = new Map(rows.map((row) => [row.tag_id, Number(row.n)]));
       return tagIds.map((id) => counts.get(id) ?? 0);
     }),
+    /** Sanitized SVG bodies. */
     bodies: new DataLoader<number, string>(async (iconIds) => {
-      const rows = await reads.rows<{ id: number; body: string }>(
+      const rows = await reads.rows<{ id: number; body: string; body_mark: string | null }>(
         'icon_bodies',
-        Prisma.sql`SELECT id, body FROM icons WHERE id = ANY(${[...iconIds]}::int[])`,
+        Prisma.sql`SELECT id, body, body_mark FROM icons WHERE id = ANY(${[...iconIds]}::int[])`,
       );
-      const bodies = new Map(rows.map((row) => [row.id, row.body]));
+      const bodies = new Map(rows.map((row) => [row.id, safeSvgBody(row.body, row.body_mark)]));
       return iconIds.map((id) => bodies.get(id) ?? new Error(`icon ${id} has no body`));
     }),
   };

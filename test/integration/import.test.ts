@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sanitizedMark, sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
 import { applyMigrations } from '../../prisma/engine/migrations.ts';
 import { loadCatalogueConfig } from '../../prisma/import/catalogue-config.ts';
 import { importCatalogue, setOptionsFrom } from '../../prisma/import/demo-catalogue.ts';
@@ -85,6 +86,13 @@ describe.each(DATABASE_KINDS)('import of the demo catalogue on $kind', ({ kind, 
       `SELECT count(*) AS n FROM icons i WHERE cardinality(i.tag_names) <> (SELECT count(*) FROM icon_tags it WHERE it.icon_id = i.id)`,
     );
     expect(mismatch!.n).toBe(0n);
+  });
+
+  it.skipIf(skip)('marks every body it stores with the current sanitizer, so it is served without sanitizing it again', async () => {
+    const icons = await database.db.prisma.icon.findMany({ select: { body: true, bodyMark: true } });
+    expect(icons.length).toBeGreaterThan(20_000);
+    expect(icons.filter(({ body, bodyMark }) => bodyMark !== sanitizedMark(body))).toEqual([]);
+    expect(icons.filter(({ body }) => sanitizeSvgBody(body) !== body).length).toBeLessThan(icons.length / 100);
   });
 
   it.skipIf(skip)('leaves planner statistics on the icons and every table the reads join to them', async () => {

@@ -1,10 +1,12 @@
 // The SVG allow-list (lib/svg/sanitize.ts) against hostile markup, on its own and as the
-// importer applies it (mapIconSet), and against real Iconify bodies, which it must keep drawing.
+// importer applies it (mapIconSet), against real Iconify bodies, which it must keep drawing, and
+// as a stored body is served: as it is only with its own mark (resolvers/svg.ts).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { mapIconSet } from '../../prisma/import/map-set.ts';
-import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
+import { sanitizedMark, sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
+import { safeSvgBody } from '../../resolvers/svg.ts';
 
 const HOSTILE: [string, string, RegExp][] = [
   ['script', '<script>alert(1)</script><path d="M0 0"/>', /script|alert/],
@@ -63,5 +65,27 @@ describe('the importer', () => {
     );
     expect(icons[0]!.body).not.toMatch(/script|alert|onload|evil/);
     expect(icons[0]!.body).toContain('<path d="M0 0h1"');
+  });
+});
+
+describe('serving a stored body', () => {
+  const clean = '<path d="M0 0h4v4z" fill="currentColor"/>';
+  const hostile = '<script>alert(1)</script><path d="M1 1h2" onload="alert(2)"/>';
+
+  it('serves a body with its own mark as it is', () => {
+    expect(safeSvgBody(clean, sanitizedMark(clean))).toBe(clean);
+  });
+
+  it('sanitizes a body without a mark, or with the mark of another body (changed after its import)', () => {
+    for (const mark of [null, sanitizedMark(clean), 'not-a-mark']) {
+      const served = safeSvgBody(hostile, mark);
+      expect(served).not.toMatch(/script|alert|onload/);
+      expect(served).toContain('<path d="M1 1h2"');
+    }
+  });
+
+  it('marks differ by body', () => {
+    expect(sanitizedMark(clean)).not.toBe(sanitizedMark(`${clean} `));
+    expect(sanitizedMark(clean)).toMatch(/^[\w-]{22}$/);
   });
 });
