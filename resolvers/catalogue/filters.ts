@@ -42,6 +42,11 @@ export function filterCondition(filter: IconFilter = {}, { tagMatch = 'semi-join
   return Prisma.join(conditions, ' AND ');
 }
 
+/** Whether a filter keeps every published icon. */
+export function isUnfiltered(filter: IconFilter = {}): boolean {
+  return Object.values(filter).every((value) => value == null);
+}
+
 /** ORDER BY terms of each sort; every order ends on the id so pages never overlap. */
 export const SORT_ORDER: Record<SortKey, Prisma.Sql> = {
   popular: Prisma.sql`i.popularity DESC, i.id ASC`,

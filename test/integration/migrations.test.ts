@@ -85,4 +85,42 @@ describe('migrations through the WASM schema engine', () => {
     const [row] = await prisma.$queryRawUnsafe<{ doc: string }[]>(`SELECT search::text AS doc FROM icons WHERE slug = 't-sun'`);
     expect(row!.doc).toBe(`'bright':2A 'summer':4B 'sun':1A 'sunny':3B 'weather':5C`);
   });
+
+  it('keeps the id, name, popularity and search document of every published icon, and only those, in icon_search_documents', async () => {
+    const { prisma } = pglite.db;
+    const set = await prisma.iconSet.create({
+      data: { prefix: 'd', name: 'D', author: 'a', licenseTitle: 'MIT', version: '1', sourceDigest: 'x', iconCount: 1, importedAt: new Date() },
+    });
+    const category = await prisma.category.create({ data: { slug: 'docs', name: 'Docs' } });
+    const icon = (sourceName: string, published: boolean) => ({
+      slug: `d-${sourceName}`, setId: set.id, sourceName, name: `Moon ${sourceName}`, categoryId: category.id, categoryName: 'Docs',
+      style: 'outline', colors: ['monochrome'], publishedAt: new Date(), published, width: 24, height: 24, body: '<path/>', keywords: [], tagNames: [],
+    });
+    const shown = await prisma.icon.create({ data: icon('one', true) });
+    const hidden = await prisma.icon.create({ data: icon('two', false) });
+    // Each kept row against its icon: the same name, popularity and document.
+    const documents = () =>
+      prisma.$queryRawUnsafe<{ id: number; same: boolean }[]>(
+        `SELECT d.id, (d.name, d.popularity, d.search) = (i.name, i.popularity, i.search) AS same
+         FROM icon_search_documents d JOIN icons i ON i.id = d.id WHERE i.set_id = ${set.id} ORDER BY d.id`,
+      );
+    expect(await documents()).toEqual([{ id: shown.id, same: true }]);
+
+    await prisma.icon.update({ where: { id: shown.id }, data: { keywords: ['crescent'], name: 'Moon Crescent' } });
+    await prisma.icon.update({ where: { id: hidden.id }, data: { published: true } });
+    expect(await documents()).toEqual([{ id: shown.id, same: true }, { id: hidden.id, same: true }]);
+    const [matches] = await prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM icon_search_documents WHERE search @@ 'crescent'::tsquery`);
+    expect(matches!.n).toBe(1);
+
+    // A download fold moves popularity (recent_downloads is in its formula).
+    await prisma.icon.update({ where: { id: hidden.id }, data: { recentDownloads: 99, downloads: 99 } });
+    const [moved] = await prisma.$queryRawUnsafe<{ popularity: number }[]>(`SELECT popularity FROM icon_search_documents WHERE id = ${hidden.id}`);
+    expect(moved!.popularity).toBeGreaterThan(1);
+    expect(await documents()).toEqual([{ id: shown.id, same: true }, { id: hidden.id, same: true }]);
+
+    await prisma.icon.update({ where: { id: shown.id }, data: { published: false } });
+    expect(await documents()).toEqual([{ id: hidden.id, same: true }]);
+    await prisma.icon.delete({ where: { id: hidden.id } });
+    expect(await documents()).toEqual([]);
+  });
 });
