@@ -68,10 +68,20 @@ function rowsOf(source: PageSource, name: string, statement: Prisma.Sql): Promis
   return 'rows' in source ? source.rows<PageRow>(name, statement, { planForValues: true }) : source.$queryRaw<PageRow[]>(statement);
 }
 
-/** Runs a page statement (rows `{ id }` in order), with its total (`count`: one row `{ total }`) unless that is known. */
-async function read(source: PageSource, name: string, page: Prisma.Sql, count: Prisma.Sql | undefined) {
-  const total = count ? Prisma.sql`, (SELECT counted.total FROM (${count}) counted) AS total` : Prisma.empty;
-  const [row] = await rowsOf(source, name, Prisma.sql`SELECT ${VERSIONS}, ARRAY(${page}) AS ids${total}`);
+/**
+ * A page statement (rows `{ id }` in order), or one built around the total (an SQL expression:
+ * the kept total as a value, or the count of the same statement), which may choose how to read
+ * the page by it.
+ */
+export type PageSql = Prisma.Sql | ((total: Prisma.Sql) => Prisma.Sql);
+
+/** Runs a page statement, with its total (`count`: one row `{ total }`) unless that is known (`known`). */
+async function read(source: PageSource, name: string, page: PageSql, count: Prisma.Sql | undefined, known = 0) {
+  const pageOf = (total: Prisma.Sql) => (typeof page === 'function' ? page(total) : page);
+  const statement = count
+    ? Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`counted.total`)}) AS ids, counted.total AS total FROM (${count}) counted`
+    : Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`${known}::bigint`)}) AS ids`;
+  const [row] = await rowsOf(source, name, statement);
   return {
     ids: (row?.ids ?? []).map(Number),
     version: Number(row?.version ?? 0),
@@ -89,12 +99,12 @@ function keyOf(statement: Prisma.Sql): string {
  * one statement; the total from memory when it was counted recently at the page's catalogue
  * version. `name` names the statements (reads.ts).
  */
-export async function pageWithTotal(source: PageSource, page: Prisma.Sql, count: Prisma.Sql, name = 'list'): Promise<VersionedIdPage> {
+export async function pageWithTotal(source: PageSource, page: PageSql, count: Prisma.Sql, name = 'list'): Promise<VersionedIdPage> {
   const cache = cacheOf(source);
   const key = keyOf(count);
   const counted = cache.get(key);
   if (counted) {
-    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, undefined);
+    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, undefined, counted.total);
     if (version === counted.version) return { ids, total: counted.total, searchDataVersion };
     // A total of another version (an import committed between): read the page again with its count.
     if (cache.get(key) === counted) cache.delete(key);

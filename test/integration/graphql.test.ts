@@ -79,7 +79,7 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     { category: 'arrows' },
     { tag: 'weather' },
     { category: 'animals-nature', color: 'brown' },
-    // A tag of more than COMMON_TAG_ICONS icons (list-icons.ts reads it the other way), alone and narrowed.
+    // A tag of more than FEW_MATCHES icons (list-icons.ts reads it the other way), alone and narrowed.
     { tag: 'has-padding' },
     { tag: 'has-padding', style: 'bold', license: 'FREE' },
   ];
