@@ -38,7 +38,7 @@ export interface SearchPageQuery extends PageRequest {
   sort?: SortKey | null | undefined;
 }
 
-/** The conditions on `icons i` that the segments combine. */
+/** The conditions on `i` (icons, or their search documents) that the parts and segments combine. */
 function conditions(plan: SearchPlan) {
   return {
     // lower(i.name) exactly as in icons_search_name_idx, so LIKE 'prefix%' is a range scan of it.
@@ -50,19 +50,35 @@ function conditions(plan: SearchPlan) {
   };
 }
 
+/** Rows to read from (`i`) and the condition every row must also meet. */
+interface Source {
+  from: Prisma.Sql;
+  where: Prisma.Sql;
+}
+
+/**
+ * Where a search reads: `icons`, and `documents` for the full-text matches, which is
+ * icon_search_documents when no filter needs the icons' other columns (see the header).
+ */
+function sources(filter: IconFilter | undefined): { icons: Source; documents: Source } {
+  const icons = { from: Prisma.sql`icons i`, where: filterCondition(filter) };
+  return { icons, documents: isUnfiltered(filter) ? { from: Prisma.sql`icon_search_documents i`, where: Prisma.sql`TRUE` } : icons };
+}
+
 /**
  * The matches as disjoint parts, each a condition one index answers (an OR of them would
  * leave the planner to guess, and with q's values unknown to it, it may scan the table):
  * the document matching q, then (with a short token) names starting with the phrase, then
- * names starting with the corrected phrase.
+ * names starting with the corrected phrase. Each part comes with the rows it is read from.
  */
-function matchParts(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sql[] {
+function matchParts(plan: SearchPlan, { icons, documents }: { icons: Source; documents: Source }): { from: Prisma.Sql; condition: Prisma.Sql }[] {
   const c = conditions(plan);
-  const where = filterCondition(filter);
-  const parts = [Prisma.sql`${c.matching} AND ${where}`];
+  const parts = [{ from: documents.from, condition: Prisma.sql`${c.matching} AND ${documents.where}` }];
   if (plan.matchNamePrefix) {
-    parts.push(Prisma.sql`${c.namePrefix} AND NOT (${c.matching}) AND ${where}`);
-    if (plan.fixedPhrase !== null) parts.push(Prisma.sql`${c.fixedPrefix} AND NOT ${c.namePrefix} AND NOT (${c.matching}) AND ${where}`);
+    parts.push({ from: icons.from, condition: Prisma.sql`${c.namePrefix} AND NOT (${c.matching}) AND ${icons.where}` });
+    if (plan.fixedPhrase !== null) {
+      parts.push({ from: icons.from, condition: Prisma.sql`${c.fixedPrefix} AND NOT ${c.namePrefix} AND NOT (${c.matching}) AND ${icons.where}` });
+    }
   }
   return parts;
 }
@@ -70,8 +86,10 @@ function matchParts(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sq
 /** Rows `{ id }`: one page. */
 export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prisma.Sql {
   if (request.sort) {
-    const matched = matchParts(plan, request.filter).map(
-      (part) => Prisma.sql`SELECT i.id, i.name, i.popularity, i.published_at, i.downloads FROM icons i WHERE ${part}`,
+    // A sort order needs columns only the icons have.
+    const { icons } = sources(request.filter);
+    const matched = matchParts(plan, { icons, documents: icons }).map(
+      ({ from, condition }) => Prisma.sql`SELECT i.id, i.name, i.popularity, i.published_at, i.downloads FROM ${from} WHERE ${condition}`,
     );
     return Prisma.sql`SELECT i.id FROM (${Prisma.join(matched, ' UNION ALL ')}) i
       ORDER BY ${SORT_ORDER[request.sort]}
@@ -79,12 +97,11 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
   }
   const needed = offsetOf(request) + request.perPage;
   const c = conditions(plan);
-  const icons = { from: Prisma.sql`icons i`, where: filterCondition(request.filter) };
-  // The segments that rank full-text matches read the documents table when nothing else is asked.
-  const documents = isUnfiltered(request.filter) ? { from: Prisma.sql`icon_search_documents i`, where: Prisma.sql`TRUE` } : icons;
+  // The segments that rank full-text matches read `documents`.
+  const { icons, documents } = sources(request.filter);
   // Each segment keeps only its best `needed` rows (its count still tells the next gate whether
   // it had fewer than that).
-  const segment = (name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], { from, where }: typeof icons, condition: Prisma.Sql) =>
+  const segment = (name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], { from, where }: Source, condition: Prisma.Sql) =>
     Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (
       SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tier} AS tier, ${partial} AS partial FROM ${from} WHERE ${condition} AND ${where}) s
       ORDER BY ${RELEVANCE_ORDER} LIMIT ${needed}
@@ -129,10 +146,6 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
  * documents' part is counted on icon_search_documents (see the header).
  */
 export function searchCountSql(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sql {
-  const [documents, ...names] = matchParts(plan, filter);
-  const documentsCount = isUnfiltered(filter)
-    ? Prisma.sql`(SELECT count(*) FROM icon_search_documents i WHERE ${conditions(plan).matching})`
-    : Prisma.sql`(SELECT count(*) FROM icons i WHERE ${documents})`;
-  const counts = [documentsCount, ...names.map((part) => Prisma.sql`(SELECT count(*) FROM icons i WHERE ${part})`)];
+  const counts = matchParts(plan, sources(filter)).map(({ from, condition }) => Prisma.sql`(SELECT count(*) FROM ${from} WHERE ${condition})`);
   return Prisma.sql`SELECT (${Prisma.join(counts, ' + ')})::integer AS total`;
 }
