@@ -75,12 +75,13 @@ function rowsOf(source: PageSource, name: string, statement: Prisma.Sql): Promis
  */
 export type PageSql = Prisma.Sql | ((total: Prisma.Sql) => Prisma.Sql);
 
-/** Runs a page statement, with its total (`count`: one row `{ total }`) unless that is known (`known`). */
-async function read(source: PageSource, name: string, page: PageSql, count: Prisma.Sql | undefined, known = 0) {
-  const pageOf = (total: Prisma.Sql) => (typeof page === 'function' ? page(total) : page);
-  const statement = count
-    ? Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`counted.total`)}) AS ids, counted.total AS total FROM (${count}) counted`
-    : Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`${known}::bigint`)}) AS ids`;
+/** Runs a page statement, with its total counted (`count`: one row `{ total }`) or kept. */
+async function read(source: PageSource, name: string, page: PageSql, total: { count: Prisma.Sql } | { kept: number }) {
+  const pageOf = (totalSql: Prisma.Sql) => (typeof page === 'function' ? page(totalSql) : page);
+  const statement =
+    'count' in total
+      ? Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`counted.total`)}) AS ids, counted.total AS total FROM (${total.count}) counted`
+      : Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`${total.kept}::bigint`)}) AS ids`;
   const [row] = await rowsOf(source, name, statement);
   return {
     ids: (row?.ids ?? []).map(Number),
@@ -104,12 +105,12 @@ export async function pageWithTotal(source: PageSource, page: PageSql, count: Pr
   const key = keyOf(count);
   const counted = cache.get(key);
   if (counted) {
-    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, undefined, counted.total);
+    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, { kept: counted.total });
     if (version === counted.version) return { ids, total: counted.total, searchDataVersion };
     // A total of another version (an import committed between): read the page again with its count.
     if (cache.get(key) === counted) cache.delete(key);
   }
-  const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, count);
+  const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, { count });
   const held = cache.get(key);
   if (!held || held.version <= version) cache.set(key, { total, version });
   return { ids, total, searchDataVersion };
