@@ -47,8 +47,8 @@ export async function refreshConceptBreadth(prisma: PrismaClient): Promise<numbe
 
 /**
  * The vocabulary and the popularity prior (refreshConceptBreadth), then VACUUM (ANALYZE) of icons
- * and their search documents, and ANALYZE of the tables joined to it, then the record that both are done for the
- * catalogue's current version. The vacuum marks pages all-visible, so ranking names by prefix
+ * and their search documents, and ANALYZE of the tables joined to it, then the record that both
+ * are done for the catalogue's current version. The vacuum marks pages all-visible, so ranking names by prefix
  * is an index-only scan, and the statistics let the planner pick the search indexes. A
  * PostgreSQL server's autovacuum would get there on its own a little later; embedded PGlite has
  * no autovacuum (there, searches are about twice as fast after it). Must not run inside a

@@ -1,7 +1,8 @@
 // The hot-read layer (prisma/reads.ts) on real databases: on PostgreSQL a read is a named
 // prepared statement, parsed once per connection and then reused (a point lookup with a generic
-// plan), with a bounded number of distinct texts, unless its plan depends on its values; on both drivers it runs behind the Prisma client's own QueryGuard (busy,
-// unreachable, statement timeout), and its values are bound, never spliced into the SQL.
+// plan), with a bounded number of distinct texts, unless its plan depends on its values; on
+// both drivers it runs behind the Prisma client's own QueryGuard (busy, unreachable, statement
+// timeout), and its values are bound, never spliced into the SQL.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../prisma/database.ts';
