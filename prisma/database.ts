@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
@@ -13,7 +14,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { guardAdapterFactory, logAvailabilityChange, QueryGuard } from './query-guard.ts';
-import { pgliteReads, postgresReads, type QueryRunner, type Reads } from './reads.ts';
+import { poolReads, type QueryRunner, type Reads, readTypes } from './reads.ts';
 import { servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
 import type { DatabaseUnavailableError } from './unavailable.ts';
 import { redactUrl } from '../lib/redact-url.ts';
@@ -111,7 +112,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   // Migrations get pools of their own, without the serving timeouts: they may run long statements.
   const factory = new PrismaPg(config);
   // One pool for the Prisma client and the reads layer, so that both share its connections and timeouts.
-  const pool = new pg.Pool({ ...(serving ? { ...config, ...servingPoolSettings(parsed, serving) } : config), options: sessionSettings(parsed.options) });
+  const pool = new pg.Pool({ ...(serving ? { ...config, ...servingPoolSettings(parsed, serving) } : config), options: sessionSettings(parsed.options), types: readTypes });
   // An idle connection that fails leaves the pool; the next query opens another (or reports the outage).
   pool.on('error', () => {});
   const guarded = servingFactory(new PrismaPg(pool), poolSize, serving);
@@ -120,7 +121,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
     kind: 'postgres',
     location: redactUrl(url),
     prisma,
-    reads: postgresReads(pool, { run: guarded.run, onQuery }),
+    reads: poolReads(pool, { run: guarded.run, onQuery }),
     ...(guarded.refusal && { refusal: guarded.refusal }),
     migrationAdapter: {
       adapterName: factory.adapterName,
@@ -152,6 +153,10 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
     // No timeouts: an in-process database has no network to stall on, and cannot cancel.
     const guarded = servingFactory(new PrismaPGlite(client), 1, serving);
     const prisma = createClient(guarded.factory, onQuery);
+    const readsPool = pgliteReadsPool(client);
+    const exclusive = exclusiveOn(client);
+    const guardedRun = guarded.run;
+    const runRead: QueryRunner = guardedRun ? (query) => guardedRun(() => exclusive(query)) : exclusive;
     const migrationAdapter: SqlMigrationAwareDriverAdapterFactory = {
       adapterName: 'pglite',
       provider: 'postgres',
@@ -168,12 +173,13 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
       kind: 'pglite',
       location: inMemory ? dataDir : resolve(dataDir),
       prisma,
-      reads: pgliteReads(client, { run: guarded.run, onQuery }),
+      reads: poolReads(readsPool, { run: runRead, onQuery }),
       migrationAdapter,
       ...(guarded.refusal && { refusal: guarded.refusal }),
       dump: () => client.dumpDataDir('none'),
       async close() {
         await prisma.$disconnect();
+        await readsPool.end();
         await client.close();
         await lock?.release();
       },
@@ -182,6 +188,25 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
     await lock?.release();
     throw error;
   }
+}
+
+/**
+ * A pg pool of one client on PGlite's node-postgres connection, for the reads layer's prepared
+ * statements (reads.ts). The client is never closed while idle: the connection object is
+ * shared by every client the pool would make, and PGlite itself stays open until `close`.
+ */
+function pgliteReadsPool(client: PGlite): pg.Pool {
+  return new pg.Pool({ ...createPgConfig(client), max: 1, idleTimeoutMillis: 0, types: readTypes } as pg.PoolConfig);
+}
+
+/**
+ * Runs a read alone on PGlite's one session, as `PGlite.query` itself does (its transaction lock,
+ * then its query lock): the node-postgres connection sends its protocol messages without either,
+ * so a read could otherwise land between the statements of a Prisma transaction, or between the
+ * protocol messages of another query.
+ */
+function exclusiveOn(client: PGlite): QueryRunner {
+  return (query) => client._runExclusiveTransaction(() => client.runExclusive(query));
 }
 
 /**

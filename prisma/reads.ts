@@ -2,24 +2,26 @@
 // parameters) run on the driver itself instead of through Prisma's raw-query layer, which cost
 // about 60 % of a cache miss's gateway CPU (issue 12). Prisma stays the model, the migrations
 // and every write; only reads on the serving path come here.
-//   - PostgreSQL: a named prepared statement on the same pg pool, behind the same QueryGuard
-//     (load shedding, fail-fast, timeouts) as the Prisma client's queries. Each connection
-//     parses a statement once; after five executions PostgreSQL keeps a generic plan when it
-//     costs no more than the plans made for the values (plan_cache_mode=auto), so a point
-//     lookup is then only bound and executed. The name is derived from the text (pg refuses
-//     one name with two texts on a connection), and at most MAX_PREPARED distinct texts are
-//     prepared: beyond that they run unnamed, so that statements built from unbounded input
-//     cannot grow the server's memory.
-//     A statement whose best plan depends on how many rows its values match (a search's
+// Both databases are read through a pg pool: a PostgreSQL server over its sockets, PGlite over
+// its node-postgres connection (`@electric-sql/pglite/node-postgres`, which hands pg's protocol
+// messages to the in-process database), behind the same QueryGuard (load shedding, fail-fast,
+// timeouts) as the Prisma client's queries.
+//   - Each connection parses a statement once; after five executions PostgreSQL keeps a generic
+//     plan when it costs no more than the plans made for the values (plan_cache_mode=auto), so a
+//     point lookup is then only bound and executed. The name is derived from the text (pg
+//     refuses one name with two texts on a connection), and at most MAX_PREPARED distinct texts
+//     are prepared: beyond that they run unnamed, so that statements built from unbounded input
+//     cannot grow the server's memory. On PGlite, planning runs in WebAssembly on the gateway's
+//     own thread: a single icon's statement took 1.0-1.2 ms through `PGlite.query` (parsed and
+//     planned every time) and 0.2-0.3 ms prepared (bench/RESULTS.md, 2026-11-25).
+//   - A statement whose best plan depends on how many rows its values match (a search's
 //     tsquery, a list's filters) is read with `planForValues`: it runs unnamed, so it is
 //     planned for its values every time (a generic plan for a word no icon has took 106 ms,
 //     its own plan 0.14 ms).
-//   - PGlite: `query` on the same PGlite instance, behind the same guard.
 // Rows arrive as objects keyed by column name. Unlike Prisma's $queryRaw, int8 (and int8[])
-// arrive as JavaScript numbers on both drivers, as PGlite returns them: the catalogue's ids,
-// counts and versions stay far below 2^53. numeric arrives as a string.
+// arrive as JavaScript numbers: the catalogue's ids, counts and versions stay far below 2^53.
+// numeric arrives as a string.
 import { createHash } from 'node:crypto';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Prisma } from './generated/client.ts';
 
@@ -52,7 +54,14 @@ const PG_INT8_ARRAY = 1016;
 const parseInt8 = (text: string) => Number(text);
 /** pg's parser of int4[] (OID 1007, absent from its TypeId list) reads int8[] text as numbers too. */
 const parseInt8Array = (pg.types.getTypeParser as (oid: number, format: 'text') => (text: string) => number[])(1007, 'text');
-const pgTypes = {
+
+/**
+ * How a reads pool's clients parse values: pg's parsers, int8 and int8[] as numbers. It is set
+ * on the pool, not per query: a per-query `types` is also sent as the parse message's list of
+ * parameter types, which PGlite's protocol serializer iterates as an array. Prisma's adapter
+ * passes its own parsers with each of its queries, so a pool it shares is not affected.
+ */
+export const readTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') => {
     if (oid === PG_INT8) return parseInt8;
     if (oid === PG_INT8_ARRAY) return parseInt8Array;
@@ -76,26 +85,17 @@ function statementNames(max: number): (name: string, text: string) => string | u
   };
 }
 
-export function postgresReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepared = MAX_PREPARED }: ReadsOptions = {}): Reads {
+/** Reads on `pool`, whose config sets `types: readTypes`. */
+export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepared = MAX_PREPARED }: ReadsOptions = {}): Reads {
   const nameOf = statementNames(maxPrepared);
   return {
     async rows<Row extends object>(name: string, statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]> {
       const text = statement.text;
       onQuery?.(text);
-      const config: pg.QueryConfig = { text, values: statement.values, types: pgTypes };
+      const config: pg.QueryConfig = { text, values: statement.values };
       const prepared = options?.planForValues ? undefined : nameOf(name, text);
       if (prepared !== undefined) config.name = prepared;
       const result = await run(() => pool.query<Row & pg.QueryResultRow>(config));
-      return result.rows;
-    },
-  };
-}
-
-export function pgliteReads(client: PGlite, { run = runDirectly, onQuery }: ReadsOptions = {}): Reads {
-  return {
-    async rows<Row extends object>(_name: string, statement: Prisma.Sql): Promise<Row[]> {
-      onQuery?.(statement.text);
-      const result = await run(() => client.query<Row>(statement.text, statement.values));
       return result.rows;
     },
   };

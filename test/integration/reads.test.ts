@@ -1,5 +1,5 @@
-// The hot-read layer (prisma/reads.ts) on real databases: on PostgreSQL a read is a named
-// prepared statement, parsed once per connection and then reused (a point lookup with a generic
+// The hot-read layer (prisma/reads.ts) on real databases: on PostgreSQL and on PGlite a read is
+// a named prepared statement, parsed once per connection and then reused (a point lookup with a generic
 // plan), with a bounded number of distinct texts, unless its plan depends on its values; on
 // both drivers it runs behind the Prisma client's own QueryGuard (busy, unreachable, statement
 // timeout), and its values are bound, never spliced into the SQL.
@@ -7,7 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../prisma/database.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
-import { postgresReads } from '../../prisma/reads.ts';
+import { poolReads, readTypes } from '../../prisma/reads.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
 import { servingDatabases, servingLimits } from '../helpers/serving-databases.ts';
@@ -40,6 +40,37 @@ describe('PGlite', () => {
     const db = await open({ dataDir: 'memory://' });
     await bindsValues(db);
     expect(await db.reads.rows('ints', Prisma.sql`SELECT ${2}::int8 * 3 AS six, ARRAY[${1}::int8, 2] AS pair`)).toEqual([{ six: 6, pair: [1, 2] }]);
+  });
+
+  it('prepares a statement once and reuses it for other values, as on a server', async () => {
+    const db = await open({ dataDir: 'memory://' });
+    for (const value of [1, 2, 3]) expect(await db.reads.rows('plus', Prisma.sql`SELECT ${value}::int + 1 AS next`)).toEqual([{ next: value + 1 }]);
+    const prepared = await db.reads.rows<{ name: string; executions: number }>(
+      'prepared',
+      Prisma.sql`SELECT name, generic_plans + custom_plans AS executions FROM pg_prepared_statements WHERE statement = 'SELECT $1::int + 1 AS next'`,
+    );
+    expect(prepared).toEqual([{ name: expect.stringMatching(/^plus_/), executions: 3 }]);
+  });
+
+  it("waits for a Prisma transaction on PGlite's one session instead of reading inside it", async () => {
+    const db = await open({ dataDir: 'memory://' });
+    await db.prisma.$executeRawUnsafe('CREATE TABLE catalogue_probe (id int)');
+    let read: Promise<{ rows: number }[]> | undefined;
+    await db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe('INSERT INTO catalogue_probe VALUES (1)');
+      read = db.reads.rows<{ rows: number }>('probe', Prisma.sql`SELECT count(*) AS rows FROM catalogue_probe`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await tx.$executeRawUnsafe('INSERT INTO catalogue_probe VALUES (2)');
+    });
+    // Inside the transaction it would have counted 1 (or broken the transaction's protocol).
+    expect(await read).toEqual([{ rows: 2 }]);
+    await expect(db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe('INSERT INTO catalogue_probe VALUES (3)');
+      read = db.reads.rows<{ rows: number }>('probe', Prisma.sql`SELECT count(*) AS rows FROM catalogue_probe`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+    expect(await read).toEqual([{ rows: 2 }]);
   });
 
   it("sits behind the Prisma client's guard: one runs, maxWaiting wait, the others are refused as busy", async () => {
@@ -102,9 +133,9 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
   });
 
   it('prepares at most maxPrepared distinct texts, and runs the others unnamed', async () => {
-    const pool = new pg.Pool({ connectionString: ADMIN_URL, max: 1 });
+    const pool = new pg.Pool({ connectionString: ADMIN_URL, max: 1, types: readTypes });
     track({ close: () => pool.end() });
-    const reads = postgresReads(pool, { maxPrepared: 2 });
+    const reads = poolReads(pool, { maxPrepared: 2 });
     for (const n of [1, 2, 3, 4]) expect(await reads.rows('n', Prisma.sql`SELECT ${n}::int AS ${Prisma.raw(`n${n}`)}`)).toEqual([{ [`n${n}`]: n }]);
     const { rows } = await pool.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement');
     expect(rows.map(({ statement }) => statement)).toEqual(['SELECT $1::int AS n1', 'SELECT $1::int AS n2']);
