@@ -196,7 +196,10 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
  * shared by every client the pool would make, and PGlite itself stays open until `close`.
  */
 function pgliteReadsPool(client: PGlite): pg.Pool {
-  return new pg.Pool({ ...createPgConfig(client), max: 1, idleTimeoutMillis: 0, types: readTypes } as pg.PoolConfig);
+  const pool = new pg.Pool({ ...createPgConfig(client), max: 1, idleTimeoutMillis: 0, types: readTypes } as pg.PoolConfig);
+  // As on the server's pool: a failure of the idle client is the next read's error, not the process's.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /**
