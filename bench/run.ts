@@ -54,6 +54,7 @@ import { measure, type RunStats } from './load.ts';
 import { LONG_TAIL_IDS, longTailScenarios, type LongTailSettings } from './long-tail.ts';
 import { longTailGoals } from './long-tail-goals.ts';
 import type { UrlCursor } from './url-source.ts';
+import { readTableHealth } from './table-health.ts';
 import { readVocabulary } from './vocabulary.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { GATEWAY_BUNDLE, gatewayStartCommand } from '../lib/start-command.ts';
@@ -689,6 +690,9 @@ async function main(): Promise<number> {
   await buildGateway();
   const comparedBuild = compareTarget && (await prepareCompared(compareTarget));
   if (embedded) await bootstrapEmbedded();
+  const tableHealth = await readTableHealth(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
+  log(`Database: ${tableHealth.line}`);
+  if (tableHealth.worn) log('  note: dead rows are over a fifth of the live ones; run VACUUM (ANALYZE) icons before comparing with other runs');
   const longTail = await prepareLongTail();
 
   const scenarioCount = cachedScenarios(DEFAULT_ICON, '/svg').length + longTail.length;
@@ -715,7 +719,7 @@ async function main(): Promise<number> {
     settings: SETTINGS_TEXT,
     machine: `${machine}, at the end ${loadAtEnd}`,
     profile,
-    catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}`,
+    catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}; ${tableHealth.line}`,
     isDemoCatalogue,
     gateway: figures.line,
     ...(longTailNotes.length ? { longTail: longTailNotes } : {}),
