@@ -1,0 +1,64 @@
+// The bench's reading of the icons table's wear (bench/table-health.ts): rows rewritten by
+// updates (as download folds rewrite them) show as dead rows until a VACUUM, on a real
+// PostgreSQL catalogue; PGlite, which keeps no row statistics across restarts, says so.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTableHealth } from '../../bench/table-health.ts';
+import { openDatabase } from '../../prisma/database.ts';
+import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+
+const skip = Boolean(await postgresUnavailable());
+
+/** Reads until `done` holds: the statistics a backend reports reach the server within about a second. */
+async function healthUntil(url: string, done: (line: string) => boolean) {
+  for (let attempt = 0; ; attempt++) {
+    const health = await readTableHealth({ url });
+    if (done(health.line) || attempt >= 20) return health;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe.skipIf(skip)('PostgreSQL', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createCatalogueCopy('postgres');
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('counts rewritten icon rows as dead until a VACUUM, and says when they pass a fifth of the live ones', async () => {
+    const url = database.url!;
+    const { prisma } = database.db;
+    await prisma.$executeRawUnsafe('VACUUM (ANALYZE) icons');
+    const clean = await healthUntil(url, (line) => /^icons table: 0 dead rows/.test(line));
+    expect(clean.line).toMatch(/^icons table: 0 dead rows beside [\d,]+ live \(autovacuum (on|off), last vacuumed \d{4}-\d\d-\d\dT[\d:]+Z\)$/);
+    expect(clean.worn).toBe(false);
+
+    const rewritten = await prisma.$executeRawUnsafe('UPDATE icons SET downloads = downloads + 1 WHERE id % 2 = 0');
+    const worn = await healthUntil(url, (line) => !/^icons table: 0 dead rows/.test(line));
+    const [, dead, live] = worn.line.match(/^icons table: ([\d,]+) dead rows beside ([\d,]+) live/) ?? [];
+    expect(Number(dead?.replaceAll(',', ''))).toBe(rewritten);
+    expect(worn.worn).toBe(Number(dead?.replaceAll(',', '')) > Number(live?.replaceAll(',', '')) / 5);
+    expect(worn.worn).toBe(true);
+  });
+});
+
+describe('PGlite', () => {
+  it('says that it has no row statistics after a restart instead of reporting a clean table', async () => {
+    const copy = await createCatalogueCopy('pglite');
+    const dataDir = await mkdtemp(join(tmpdir(), 'table-health-'));
+    try {
+      const dump = await copy.db.dump!();
+      await copy.drop();
+      const db = await openDatabase({ dataDir, loadDataDir: dump });
+      await db.prisma.$executeRawUnsafe('UPDATE icons SET downloads = downloads + 1 WHERE id % 2 = 0');
+      await db.close();
+      expect(await readTableHealth({ dataDir })).toEqual({ line: 'icons table: no row statistics yet (PGlite keeps none across restarts)', worn: false });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
