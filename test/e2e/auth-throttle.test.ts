@@ -3,7 +3,9 @@
 // gateways sharing one Redis. Addresses come from X-Forwarded-For only where `trustedProxies`
 // says a proxy stands in front; each test uses addresses of its own.
 import { randomBytes, randomInt } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressKey } from '../../gateway/plugins/auth-throttle/address-key.ts';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
@@ -121,9 +123,27 @@ describe.skipIf(Boolean(await redisUnavailable()))('failed authentication counte
 
   it('holds one count across both: 20 failures, then each answers 429 from its next failure on', async () => {
     // An address no earlier run used: Redis keeps counts for the rest of their window.
-    const from = { 'x-forwarded-for': `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1` };
+    const address = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
+    const from = { 'x-forwarded-for': address };
+    const redis = new Redis(REDIS_URL);
+    /**
+     * A failure is counted after its response is sent (onComplete), so under load the next
+     * request can arrive before it: wait until Redis holds it, so that the sequence is the one
+     * this test describes and not a race with the count.
+     */
+    const counted = async (failures: number) => {
+      const key = `icon-catalogue:authfail:${addressKey(address)}`;
+      for (let waited = 0; Number(await redis.get(key)) < failures && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
     const statuses = [];
-    for (let i = 0; i < 40; i++) statuses.push((await get(gateways[i % 2]!, unknownKey(), from)).status);
+    try {
+      for (let i = 0; i < 40; i++) {
+        statuses.push((await get(gateways[i % 2]!, unknownKey(), from)).status);
+        await counted(statuses.filter((status) => status === 401).length);
+      }
+    } finally {
+      redis.disconnect();
+    }
     // 20 failures; the gateway that did not see the 20th learns of it from its own next failure.
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(21);
