@@ -5,14 +5,16 @@
 // after one VACUUM of 512,249 dead rows (bench/RESULTS.md, 2026-11-25). Runs are comparable only
 // when this line is.
 import { openDatabase } from '../prisma/database.ts';
+import { formatInt } from './report.ts';
 
 export interface TableHealth {
   line: string;
+  /** The statistics' dead and live rows of the icons table (0 and 0 where there are none). */
+  dead: number;
+  live: number;
   /** Dead rows are more than a fifth of the live ones (where autovacuum would have run). */
   worn: boolean;
 }
-
-const formatInt = (n: number) => n.toLocaleString('en-US');
 
 export async function readTableHealth(source: { url?: string | undefined; dataDir?: string | undefined }): Promise<TableHealth> {
   const db = await openDatabase({ url: source.url, dataDir: source.dataDir, poolSize: 1 });
@@ -25,10 +27,12 @@ export async function readTableHealth(source: { url?: string | undefined; dataDi
     const live = Number(row?.live ?? 0);
     const dead = Number(row?.dead ?? 0);
     // PGlite keeps no row statistics across restarts (and runs no autovacuum).
-    if (!row || live + dead === 0) return { line: 'icons table: no row statistics yet (PGlite keeps none across restarts)', worn: false };
+    if (!row || live + dead === 0) return { line: 'icons table: no row statistics yet (PGlite keeps none across restarts)', dead, live, worn: false };
     const vacuumed = row.vacuumed ? `, last vacuumed ${row.vacuumed.toISOString().replace(/\.\d+Z$/, 'Z')}` : ', never vacuumed';
     return {
       line: `icons table: ${formatInt(dead)} dead rows beside ${formatInt(live)} live (autovacuum ${row.autovacuum}${vacuumed})`,
+      dead,
+      live,
       worn: dead > live / 5,
     };
   } finally {
