@@ -4,7 +4,7 @@ import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
 import { keysetCondition, type Keyset } from './cursor.ts';
-import { filterCondition, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
+import { filterCondition, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
 
 export interface ListRequest extends PageRequest {
   filter?: IconFilter;
@@ -35,8 +35,9 @@ export const FEW_MATCHES = 10_000;
  * the index range takes well under a millisecond (bench/RESULTS.md, 2026-11-25).
  */
 function sortOrderFindsPage(filter: IconFilter = {}): boolean {
+  if (isUnfiltered(filter)) return true;
   const given = Object.entries(filter).filter(([, value]) => value != null).map(([key]) => key);
-  return given.length === 0 || (given.length === 1 && (given[0] === 'category' || given[0] === 'style'));
+  return given.length === 1 && (given[0] === 'category' || given[0] === 'style');
 }
 
 function pageStatement(request: ListRequest, total: Prisma.Sql): Prisma.Sql {
