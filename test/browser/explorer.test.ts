@@ -202,6 +202,10 @@ describe.skipIf(skip)('the catalogue in a browser', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
     await page.keyboard.type('home');
+    // Wait for the search's own results: a tile of the list shown before them is replaced with
+    // the grid, and Enter on a detached tile opens nothing.
+    const { meta } = await api<{ meta: { total: number } }>('/search?q=home');
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(new RegExp(`^${meta.total.toLocaleString('en')} icons, page 1 of`));
     // A free icon: a premium one opens to a 403 notice instead of its markup.
     const free = page.locator('.tile', { hasNot: page.locator('.badge') }).first();
     await free.waitFor();
