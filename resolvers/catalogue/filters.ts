@@ -42,9 +42,14 @@ export function filterCondition(filter: IconFilter = {}, { tagMatch = 'semi-join
   return Prisma.join(conditions, ' AND ');
 }
 
+/** The names of the filters given a value. */
+export function givenFilters(filter: IconFilter = {}): (keyof IconFilter)[] {
+  return (Object.keys(filter) as (keyof IconFilter)[]).filter((key) => filter[key] != null);
+}
+
 /** Whether a filter keeps every published icon. */
 export function isUnfiltered(filter: IconFilter = {}): boolean {
-  return Object.values(filter).every((value) => value == null);
+  return givenFilters(filter).length === 0;
 }
 
 /** ORDER BY terms of each sort; every order ends on the id so pages never overlap. */

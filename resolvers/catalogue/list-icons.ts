@@ -4,7 +4,7 @@ import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
 import { keysetCondition, type Keyset } from './cursor.ts';
-import { filterCondition, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
+import { filterCondition, givenFilters, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
 
 export interface ListRequest extends PageRequest {
   filter?: IconFilter;
@@ -25,13 +25,6 @@ export interface ListRequest extends PageRequest {
  * runs only one.
  */
 export const FEW_MATCHES = 10_000;
-
-/** The names of the filters given a value. */
-function givenFilters(filter: IconFilter = {}): string[] {
-  return Object.entries(filter)
-    .filter(([, value]) => value != null)
-    .map(([key]) => key);
-}
 
 /**
  * Whether the sort order itself finds the page: no filter (the sort's own index), or one
