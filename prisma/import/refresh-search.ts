@@ -45,9 +45,40 @@ export async function refreshConceptBreadth(prisma: PrismaClient): Promise<numbe
   );
 }
 
+/** A one-word search is counted at refresh when the words it matches occur in this many icons. */
+export const KEPT_TOTAL_MIN_ICONS = 10_000;
+
+/**
+ * The exact totals of the one-word searches that match the most icons (`search_term_totals`):
+ * every token a search treats as a prefix (3+ characters) or as a whole word (shorter) whose
+ * vocabulary words occur in at least `minIcons` icons together (an upper bound of its total),
+ * ASCII letters and digits only (so PostgreSQL and parse-query.ts agree on its length). Each is
+ * counted with the same tsquery term as a search of it, and with the catalogue version in the
+ * same statement, so in one snapshot: a search uses a total only beside a page of that version.
+ * About 170 tokens and 3 s on the full catalogue; a count of one of them took 20 to 160 ms.
+ */
+export async function refreshSearchTermTotals(prisma: PrismaClient, minIcons = KEPT_TOTAL_MIN_ICONS): Promise<number> {
+  const [, written] = await prisma.$transaction([
+    prisma.$executeRaw`DELETE FROM search_term_totals`,
+    prisma.$executeRaw`WITH words AS (SELECT word, ndoc FROM search_words WHERE word ~ '^[a-z0-9]+$'),
+      tokens AS (
+        SELECT left(word, n) AS token, true AS prefix FROM words, generate_series(3, length(word)) n GROUP BY 1 HAVING sum(ndoc) >= ${minIcons}
+        UNION ALL
+        SELECT word, false FROM words WHERE length(word) < 3 AND ndoc >= ${minIcons}
+      )
+      INSERT INTO search_term_totals (token, icons, catalogue_version)
+      SELECT t.token,
+        (SELECT count(*) FROM icon_search_documents d WHERE d.search @@ (quote_literal(t.token) || CASE WHEN t.prefix THEN ':*' ELSE '' END)::tsquery),
+        (SELECT version FROM catalogue_state WHERE id = 1)
+      FROM tokens t`,
+  ]);
+  return written;
+}
+
 /**
  * The vocabulary and the popularity prior (refreshConceptBreadth), then VACUUM (ANALYZE) of icons
- * and their search documents, and ANALYZE of the tables joined to it, then the record that both
+ * and their search documents, and ANALYZE of the tables joined to it, then the totals of the
+ * most common one-word searches (refreshSearchTermTotals), then the record that all
  * are done for the catalogue's current version. The vacuum marks pages all-visible, so ranking names by prefix
  * is an index-only scan, and the statistics let the planner pick the search indexes. A
  * PostgreSQL server's autovacuum would get there on its own a little later; embedded PGlite has
@@ -65,6 +96,8 @@ export async function refreshSearchData(prisma: PrismaClient): Promise<void> {
   // The tables the single icon's tags and the lists' joins read: never analyzed, icon_tags looked
   // like thousands of links per icon, and an icon's tags took 360 index probes (2.4 ms instead of 0.2).
   await prisma.$executeRawUnsafe('ANALYZE icon_tags, tags, categories, icon_sets');
+  // After the vacuum: its counts read the documents table and its index.
+  await refreshSearchTermTotals(prisma);
   // GREATEST: an import that committed meanwhile has refreshed for its own, later version.
   await prisma.$executeRaw`UPDATE catalogue_state SET search_data_version = GREATEST(search_data_version, ${version}) WHERE id = 1`;
 }

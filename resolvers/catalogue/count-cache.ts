@@ -32,7 +32,8 @@ const MAX_COUNTS = 10_000;
 const VERSIONS = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) AS version,
   (SELECT search_data_version FROM catalogue_state WHERE id = 1) AS search_version`;
 
-interface Counted {
+/** A total and the catalogue version it was counted at. */
+export interface Counted {
   total: number;
   version: number;
 }
@@ -98,12 +99,12 @@ function keyOf(statement: Prisma.Sql): string {
 /**
  * A page of ids (`page`: rows `{ id }`) and its total (`count`: one row `{ total }`), read in
  * one statement; the total from memory when it was counted recently at the page's catalogue
- * version. `name` names the statements (reads.ts).
+ * version, or is `known` (counted elsewhere) at that version. `name` names the statements (reads.ts).
  */
-export async function pageWithTotal(source: PageSource, page: PageSql, count: Prisma.Sql, name = 'list'): Promise<VersionedIdPage> {
+export async function pageWithTotal(source: PageSource, page: PageSql, count: Prisma.Sql, name = 'list', known?: Counted): Promise<VersionedIdPage> {
   const cache = cacheOf(source);
   const key = keyOf(count);
-  const counted = cache.get(key);
+  const counted = cache.get(key) ?? known;
   if (counted) {
     const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, { kept: counted.total });
     if (version === counted.version) return { ids, total: counted.total, searchDataVersion };

@@ -3,6 +3,7 @@
 // and two databases in one process never share totals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listIconIds } from '../../resolvers/catalogue/list-icons.ts';
+import { refreshSearchData } from '../../prisma/import/refresh-search.ts';
 import { searchIconIds } from '../../resolvers/catalogue/search/index.ts';
 import { createCatalogueCopy, createPGliteDatabase, type TestDatabase } from '../helpers/databases.ts';
 
@@ -49,6 +50,47 @@ describe('totals of lists and searches', () => {
     await searchIconIds(reads, { q: 'arrow left', filter: { style: 'bold' }, page: 1, perPage: 24 });
     await searchIconIds(reads, { q: 'arrow right', page: 1, perPage: 24 });
     expect(counts - before).toBe(3);
+  });
+
+  it('uses the totals the refresh kept for common one-word searches only at the catalogue version they were counted at', async () => {
+    const copy = await createCatalogueCopy('pglite', { onQuery: (sql) => void (/AS total\b/.test(sql) && counts++) });
+    try {
+      const { prisma, reads } = copy.db;
+      const kept = await prisma.searchTermTotal.findMany({ orderBy: { icons: 'desc' } });
+      const [common, other] = kept.filter((row) => row.token.length >= 5);
+      expect(other).toBeDefined();
+      const countOf = async (token: string) => {
+        const [row] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM icons WHERE published AND search @@ (quote_literal(${token}) || ':*')::tsquery`;
+        return row!.n;
+      };
+      const search = (token: string) => searchIconIds(reads, { q: token, page: 1, perPage: 24 });
+      let before = counts;
+      expect((await search(common!.token)).total).toBe(await countOf(common!.token));
+      // A misspelling of it that starts no word is corrected to it alone: its total too.
+      const typo = `${common!.token[0]}q${common!.token.slice(1)}`;
+      expect((await search(typo)).total).toBe(await countOf(common!.token));
+      expect(counts - before).toBe(0);
+
+      // As an import does: a matching icon unpublished and the catalogue version moved, in one transaction.
+      const [gone] = await prisma.$queryRaw<{ id: number }[]>`SELECT id FROM icons WHERE published AND search @@ (quote_literal(${common!.token}) || ':*')::tsquery LIMIT 1`;
+      await prisma.$transaction([
+        prisma.icon.update({ where: { id: gone!.id }, data: { published: false } }),
+        prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
+      ]);
+      before = counts;
+      expect((await search(common!.token)).total).toBe(common!.icons - 1);
+      expect(counts - before).toBe(1);
+
+      // Once the search data is refreshed, the kept totals are of the new version again.
+      await refreshSearchData(prisma);
+      // The first search after a refresh finds its vocabulary older than the page and loads the new one.
+      await searchIconIds(reads, { q: 'arrow left', page: 1, perPage: 24 });
+      before = counts;
+      expect((await search(other!.token)).total).toBe(await countOf(other!.token));
+      expect(counts - before).toBe(0);
+    } finally {
+      await copy.drop();
+    }
   });
 
   it('keeps the totals of each database apart', async () => {

@@ -4,16 +4,17 @@
 //   tsquery.ts      tsquery text of a word        plan.ts       bind values for the SQL
 //   vocabulary.ts   search_words in memory        build-query.ts the page and count statements
 //   rank.ts         the relevance tiers
-// The statements run on the reads layer (prisma/reads.ts), page and total in one (count-cache.ts).
+// The statements run on the reads layer (prisma/reads.ts), page and total in one (count-cache.ts);
+// the totals of the commonest one-word searches come counted with the vocabulary.
 // The vocabulary typo correction reads is refreshed by the importer (prisma/import/refresh-search.ts).
 // How matching and ranking work: the README ("Search").
 import type { Reads } from '../../../prisma/reads.ts';
-import type { IconFilter, IdPage, PageRequest, SortKey } from '../filters.ts';
+import { isUnfiltered, type IconFilter, type IdPage, type PageRequest, type SortKey } from '../filters.ts';
 import { searchCountSql, searchPageSql } from './build-query.ts';
-import { pageWithTotal } from '../count-cache.ts';
+import { pageWithTotal, type Counted } from '../count-cache.ts';
 import { parseQuery } from './parse-query.ts';
-import { planSearch } from './plan.ts';
-import { vocabularyHolder, type VocabularyHolder } from './vocabulary.ts';
+import { planSearch, type SearchPlan } from './plan.ts';
+import { vocabularyHolder, type Vocabulary, type VocabularyHolder } from './vocabulary.ts';
 
 export { parseQuery, type ParsedQuery } from './parse-query.ts';
 
@@ -36,11 +37,31 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
   for (;;) {
     const plan = planSearch(parsed, vocabulary);
     if (!plan) return { ids: [], total: 0 };
-    const { ids, total, searchDataVersion } = await pageWithTotal(reads, searchPageSql(plan, request), searchCountSql(plan, request.filter), 'search');
+    const known = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
+    const { ids, total, searchDataVersion } = await pageWithTotal(reads, searchPageSql(plan, request), searchCountSql(plan, request.filter), 'search', known);
     // Corrections decided on an older vocabulary than the page's: decided again on the current one.
     if (searchDataVersion <= vocabulary.version) return { ids, total };
     vocabulary = await vocabularies.atLeast(searchDataVersion);
   }
+}
+
+/**
+ * The total kept with the vocabulary for a search of one token (refresh-search.ts), when the
+ * search's count is exactly a kept token's: the token's own, or, for a misspelt token that starts
+ * no word of the catalogue and has one correction, the correction's (`pabding` -> padding,
+ * 265,172 icons). A single token never has a name-prefix part (plan.ts). The caller checks
+ * that no filter applies.
+ */
+function oneTokenTotal(plan: SearchPlan, vocabulary: Vocabulary): Counted | undefined {
+  const [token, ...more] = plan.tokens;
+  if (token === undefined || more.length > 0 || plan.matchNamePrefix) return undefined;
+  const corrections = plan.corrections[0] ?? [];
+  if (corrections.length === 0) return vocabulary.totalOf(token);
+  if (corrections.length > 1 || vocabulary.iconsStartingWith(token) > 0) return undefined;
+  const kept = vocabulary.totalOf(corrections[0]!);
+  // That the token matches nothing is the vocabulary's word; it holds at the version the total was
+  // counted at only if both come from one refresh (an import committed between them otherwise).
+  return kept?.version === vocabulary.version ? kept : undefined;
 }
 
 const vocabularies = new WeakMap<Reads, VocabularyHolder>();

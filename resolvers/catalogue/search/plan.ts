@@ -40,6 +40,8 @@ export interface SearchPlan {
    * one of its corrections, as a prefix (`('arow':* | 'arrow':*)`). `all` when nothing is corrected.
    */
   matching: Record<'any' | 'name' | 'nameOrTags', string>;
+  /** Per token, the words it is corrected to (most common first); empty for a token not corrected. */
+  corrections: string[][];
   /**
    * The tokens with each misspelt one replaced by its most common correction (`arow left` ->
    * `arrow left`); null when nothing is corrected.
@@ -72,6 +74,7 @@ export function planSearch({ tokens, phrase }: ParsedQuery, vocabulary: Pick<Voc
     terms,
     all,
     matching: corrected ? { any: matchingFor('any'), name: matchingFor('name'), nameOrTags: matchingFor('nameOrTags') } : all,
+    corrections,
     fixedPhrase: corrected ? tokens.map((token, index) => corrections[index]![0] ?? token).join(' ') : null,
   };
 }

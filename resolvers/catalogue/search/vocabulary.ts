@@ -8,11 +8,16 @@
 // (one snapshot). Every search page reads the current version beside its rows (count-cache.ts),
 // and a search that finds its copy older loads the vocabulary again and runs once more, so a
 // result is never decided on a vocabulary older than the one its page was read with.
+//
+// The same statement reads `search_term_totals`: the exact totals of the one-word searches that
+// match the most icons, counted by the refresh at one catalogue version (refresh-search.ts).
 import type { Reads } from '../../../prisma/reads.ts';
 import { Prisma } from '../../../prisma/generated/client.ts';
+import type { Counted } from '../count-cache.ts';
 
 export class Vocabulary {
   private readonly ndocs = new Map<string, number>();
+  private readonly totals = new Map<string, Counted>();
   /** sums[i]: icons of words[0..i) (an upper bound of icons: a sum over words). */
   private readonly sums: Float64Array;
 
@@ -28,14 +33,25 @@ export class Vocabulary {
     });
   }
 
-  /** Words in code-unit order, with their icon counts. */
-  static of(version: number, entries: readonly (readonly [word: string, ndoc: number])[]): Vocabulary {
+  /** Words in code-unit order, with their icon counts; `totals`: kept totals of one-token searches. */
+  static of(
+    version: number,
+    entries: readonly (readonly [word: string, ndoc: number])[],
+    totals: Iterable<readonly [token: string, kept: Counted]> = [],
+  ): Vocabulary {
     const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return new Vocabulary(
+    const vocabulary = new Vocabulary(
       version,
       sorted.map(([word]) => word),
       sorted.map(([, ndoc]) => ndoc),
     );
+    for (const [token, kept] of totals) vocabulary.totals.set(token, kept);
+    return vocabulary;
+  }
+
+  /** The total of a search for this one token without filters, as counted at refresh; undefined when not kept. */
+  totalOf(token: string): Counted | undefined {
+    return this.totals.get(token);
   }
 
   /** Icons of the word; undefined when it is not a word of the vocabulary. */
@@ -74,15 +90,30 @@ export class Vocabulary {
 
 const LOAD = Prisma.sql`SELECT coalesce((SELECT search_data_version FROM catalogue_state WHERE id = 1), 0) AS version,
   coalesce((SELECT array_agg(word) FROM search_words), '{}') AS words,
-  coalesce((SELECT array_agg(ndoc) FROM search_words), '{}') AS ndocs`;
+  coalesce((SELECT array_agg(ndoc) FROM search_words), '{}') AS ndocs,
+  coalesce((SELECT array_agg(token ORDER BY token) FROM search_term_totals), '{}') AS total_tokens,
+  coalesce((SELECT array_agg(icons ORDER BY token) FROM search_term_totals), '{}') AS totals,
+  coalesce((SELECT array_agg(catalogue_version ORDER BY token) FROM search_term_totals), '{}') AS total_versions`;
+
+interface LoadRow {
+  version: number | string;
+  words: string[];
+  ndocs: number[];
+  total_tokens: string[];
+  totals: number[];
+  total_versions: number[];
+}
 
 export async function loadVocabulary(reads: Reads): Promise<Vocabulary> {
-  const [row] = await reads.rows<{ version: number | string; words: string[]; ndocs: number[] }>('search_vocabulary', LOAD);
+  const [row] = await reads.rows<LoadRow>('search_vocabulary', LOAD);
   const words = row?.words ?? [];
   const ndocs = row?.ndocs ?? [];
+  const totals = row?.totals ?? [];
+  const versions = row?.total_versions ?? [];
   return Vocabulary.of(
     Number(row?.version ?? 0),
     words.map((word, index) => [word, ndocs[index]!] as const),
+    (row?.total_tokens ?? []).map((token, index) => [token, { total: totals[index]!, version: Number(versions[index]) }] as const),
   );
 }
 
