@@ -226,6 +226,10 @@ describe('search query parsing', () => {
     expect(variants).not.toContain('arow');
     for (const variant of variants) expect(editDistance('arow', variant)).toBe(1);
     expect(new Set(variants).size).toBe(variants.length);
+    // Edits are of code points: no variant of a token with an emoji splits its surrogate pair.
+    const astral = oneEditVariants('x😀yz');
+    expect(astral).toEqual(expect.arrayContaining(['😀yz', 'xyz', 'x😀zy', 'xa😀yz', 'x😀😀yz']));
+    expect(astral.filter((variant) => /\p{Cs}/u.test(variant))).toEqual([]);
   });
 });
 

@@ -26,16 +26,20 @@ export function isCorrectable(token: string): boolean {
 export function oneEditVariants(token: string): string[] {
   const chars = [...token];
   const letters = [...new Set([...ALPHABET, ...chars])];
+  // heads[i]: the token's first i characters, tails[i]: the rest (characters are code points, so
+  // no edit splits a surrogate pair). Each variant is one concatenation: this runs for every
+  // letter at every position of every rare token of a search miss.
+  const heads = [...chars.keys(), chars.length].map((count) => chars.slice(0, count).join(''));
+  const tails = heads.map((head) => token.slice(head.length));
   const variants = new Set<string>();
-  const join = (parts: string[]) => parts.join('');
   for (let i = 0; i <= chars.length; i++) {
-    const head = chars.slice(0, i);
-    const tail = chars.slice(i);
-    if (tail.length > 0) variants.add(join([...head, ...tail.slice(1)]));
-    if (tail.length > 1) variants.add(join([...head, tail[1]!, tail[0]!, ...tail.slice(2)]));
+    const head = heads[i]!;
+    const hasNext = i < chars.length;
+    if (hasNext) variants.add(head + tails[i + 1]);
+    if (i + 1 < chars.length) variants.add(head + chars[i + 1] + chars[i] + tails[i + 2]);
     for (const letter of letters) {
-      if (tail.length > 0) variants.add(join([...head, letter, ...tail.slice(1)]));
-      variants.add(join([...head, letter, ...tail]));
+      if (hasNext) variants.add(head + letter + tails[i + 1]);
+      variants.add(head + letter + tails[i]);
     }
   }
   variants.delete(token);
