@@ -46,7 +46,11 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
     );
     const urls = searchUrls(queries.map(({ text }) => text));
     if (wanted('search-miss')) scenarios.push({ id: 'search-miss', label: 'search misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
-    if (wanted('search-zipf')) scenarios.push({ id: 'search-zipf', label: `search Zipf mix (s=${settings.zipfS})`, path: urls[0]!, urls: zipfUrls(urls, settings.zipfS, settings.seed + 3) });
+    // The Zipf mix ranks the list from its end: search misses send it from the start, and its
+    // most frequent queries, cached by the mix's warm-up, came first there (5.9 % and 10.7 %
+    // X-Cache hits among search misses measured after it, 2026-11-25).
+    const byPopularity = [...urls].reverse();
+    if (wanted('search-zipf')) scenarios.push({ id: 'search-zipf', label: `search Zipf mix (s=${settings.zipfS})`, path: byPopularity[0]!, urls: zipfUrls(byPopularity, settings.zipfS, settings.seed + 3) });
   }
   if (wanted('single-miss')) {
     const urls = singleIconUrls(vocabulary.icons, settings.singleIcons, settings.seed + 1);

@@ -5,6 +5,7 @@ import { countCacheHeader, emptyCacheCounts, headerValue, hitRate } from '../../
 import { generateQueries, isPlainWord, kindCounts, oneEdit, PREFIX_LETTERS, QUERY_MIX, type SearchVocabulary, TYPO_MIN_LETTERS } from '../../bench/query-mix.ts';
 import { seededRandom } from '../../bench/random.ts';
 import { listUrls, singleIconUrls, svgFileUrls, type ListVocabulary } from '../../bench/url-lists.ts';
+import { longTailScenarios } from '../../bench/long-tail.ts';
 import { distinctUrls, zipfUrls } from '../../bench/url-source.ts';
 import { bucketOf, packageOf } from '../../bench/profile-summary.ts';
 import { namePhrases } from '../../bench/vocabulary.ts';
@@ -167,6 +168,31 @@ describe('URL sources (bench/url-source.ts)', () => {
     const first = drawn.filter((url) => url === '/q0').length;
     const last = drawn.filter((url) => url === '/q99').length;
     expect(first).toBeGreaterThan(5 * Math.max(1, last));
+  });
+});
+
+describe('long-tail scenarios (bench/long-tail.ts)', () => {
+  it('the Zipf mix favours the queries search misses reach last, so its warm-up does not cache theirs', () => {
+    const letters = (n: number) => [...n.toString(26)].map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 26))).join('');
+    const words = Array.from({ length: 400 }, (_, i) => ({ word: `word${letters(i)}`, ndoc: 1 + (i % 50) }));
+    const vocabulary = { search: { words, phrases: [] }, icons: [], list: { total: 0, categories: [], tags: [], styles: [], colors: [], licenses: [] } };
+    const settings = { searchQueries: 300, singleIcons: 0, listUrls: 0, zipfS: 1, seed: 3 };
+    const { scenarios } = longTailScenarios(vocabulary, settings, (id) => id.startsWith('search'));
+    const sourceOf = (id: string) => {
+      const urls = scenarios.find((scenario) => scenario.id === id)?.urls;
+      if (!urls) throw new Error(`no ${id} scenario`);
+      return urls.cursor();
+    };
+    const misses = sourceOf('search-miss');
+    const zipf = sourceOf('search-zipf');
+    const missOrder = Array.from({ length: 300 }, () => misses.next());
+    const drawn = Array.from({ length: 3_000 }, () => zipf.next());
+    expect(new Set(drawn).size).toBeGreaterThan(1);
+    const reachedFirst = new Set(missOrder.slice(0, 100));
+    const reachedLast = new Set(missOrder.slice(-100));
+    const fromFirst = drawn.filter((url) => reachedFirst.has(url)).length;
+    const fromLast = drawn.filter((url) => reachedLast.has(url)).length;
+    expect(fromLast).toBeGreaterThan(5 * fromFirst);
   });
 });
 
