@@ -58,7 +58,11 @@ export const KEPT_TOTAL_MIN_ICONS = 10_000;
  * About 170 tokens and 3 s on the full catalogue; a count of one of them took 20 to 160 ms.
  */
 export async function refreshSearchTermTotals(prisma: PrismaClient, minIcons = KEPT_TOTAL_MIN_ICONS): Promise<number> {
-  const [, written] = await prisma.$transaction([
+  const [, , written] = await prisma.$transaction([
+    // Two importers refreshing at once: the second waits for the first's rows, then replaces
+    // them (without it, both inserted the same tokens and one failed on the key). Readers
+    // (ACCESS SHARE) are not blocked.
+    prisma.$executeRaw`LOCK TABLE search_term_totals IN EXCLUSIVE MODE`,
     prisma.$executeRaw`DELETE FROM search_term_totals`,
     prisma.$executeRaw`WITH words AS (SELECT word, ndoc FROM search_words WHERE word ~ '^[a-z0-9]+$'),
       tokens AS (

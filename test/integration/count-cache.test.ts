@@ -3,10 +3,11 @@
 // and two databases in one process never share totals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listIconIds } from '../../resolvers/catalogue/list-icons.ts';
-import { refreshSearchData } from '../../prisma/import/refresh-search.ts';
+import { refreshSearchData, refreshSearchTermTotals } from '../../prisma/import/refresh-search.ts';
 import { searchIconIds } from '../../resolvers/catalogue/search/index.ts';
-import { createCatalogueCopy, createPGliteDatabase, type TestDatabase } from '../helpers/databases.ts';
+import { createCatalogueCopy, createPGliteDatabase, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 
+const pgSkip = await postgresUnavailable();
 let catalogue: TestDatabase;
 let empty: TestDatabase;
 let counts = 0;
@@ -88,6 +89,19 @@ describe('totals of lists and searches', () => {
       before = counts;
       expect((await search(other!.token)).total).toBe(await countOf(other!.token));
       expect(counts - before).toBe(0);
+    } finally {
+      await copy.drop();
+    }
+  });
+
+  it.skipIf(Boolean(pgSkip))('two refreshes at once (two importers on one PostgreSQL) both finish, and leave one set of totals', async () => {
+    const copy = await createCatalogueCopy('postgres');
+    try {
+      const { prisma } = copy.db;
+      const before = await prisma.searchTermTotal.findMany({ orderBy: { token: 'asc' } });
+      const written = await Promise.all([refreshSearchTermTotals(prisma), refreshSearchTermTotals(prisma), refreshSearchTermTotals(prisma)]);
+      expect(written).toEqual([before.length, before.length, before.length]);
+      expect(await prisma.searchTermTotal.findMany({ orderBy: { token: 'asc' } })).toEqual(before);
     } finally {
       await copy.drop();
     }
