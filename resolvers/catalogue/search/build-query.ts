@@ -26,11 +26,29 @@
 // triggers, instead of the wide icon rows (bodies, keywords...: about 1 GB on the full
 // catalogue, 80 MB for the documents). `uses` matches 111,351 icons: counting them took 300 ms
 // on icons, 21 on the documents; ranking them took 540 ms on icons (bench/RESULTS.md).
+//
+// A one-word search that the vocabulary says may match 10,000+ icons ranks words and
+// fixed_rest by walking the documents in rank order instead, with the name tier through an
+// index of the names' words, and falls back to ranking every match when the walk cannot
+// prove its page (walkedSegment). Several words' bound is loose (their AND is often far
+// rarer than each), and their walks failed more than they paid: `bold duotone` 22 -> 30 ms.
 import { Prisma } from '../../../prisma/generated/client.ts';
 import { filterCondition, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type PageRequest, type SortKey } from '../filters.ts';
 import { matchesAsPrefix } from './parse-query.ts';
 import type { SearchPlan } from './plan.ts';
-import { correctedPrefixTier, correctedTier, namePrefixTier, partialOfNamePrefix, partialOfWords, RELEVANCE_ORDER, wordsTier } from './rank.ts';
+import {
+  correctedPrefixTier,
+  correctedTier,
+  everyTokenInName,
+  namePrefixTier,
+  partialOfNamePrefix,
+  partialOfWords,
+  RELEVANCE_ORDER,
+  tier,
+  TIERS,
+  wordsTier,
+  type Tier,
+} from './rank.ts';
 
 export interface SearchPageQuery extends PageRequest {
   filter?: IconFilter | undefined;
@@ -47,6 +65,10 @@ function conditions(plan: SearchPlan) {
     fixedPrefix: Prisma.sql`(lower(i.name) ~>=~ ${plan.fixedPhrase}::text AND lower(i.name) ~<~ (${plan.fixedPhrase}::text || chr(1114111)))`,
     typed: Prisma.sql`i.search @@ ${plan.all.any}::tsquery`,
     matching: Prisma.sql`i.search @@ ${plan.matching.any}::tsquery`,
+    // The name's own words, through icon_search_documents_name_words_idx (the same expression):
+    // exactly the words of weight A in the document (the migration *_icon_search_documents_walk).
+    typedInName: Prisma.sql`to_tsvector('simple', i.name) @@ ${plan.all.any}::tsquery`,
+    matchingInName: Prisma.sql`to_tsvector('simple', i.name) @@ ${plan.matching.any}::tsquery`,
   };
 }
 
@@ -84,7 +106,7 @@ function matchParts(plan: SearchPlan, { icons, documents }: { icons: Source; doc
 }
 
 /** Rows `{ id }`: one page. */
-export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prisma.Sql {
+export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, walkSettings: WalkSettings = WALK): Prisma.Sql {
   if (request.sort) {
     // A sort order needs columns only the icons have.
     const { icons } = sources(request.filter);
@@ -110,9 +132,26 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
   // A name starting with the phrase matches by itself, unless the phrase is too short for that
   // (`up`: "Upload" does not match, "Up Arrow" does).
   const headMatches = plan.matchNamePrefix || plan.tokens.every(matchesAsPrefix) ? Prisma.sql`TRUE` : c.typed;
+  // Without filters, a segment of many matches walks the documents in rank order instead (see walkedSegment).
+  const walkRows = Math.min(walkSettings.maxRows, Math.max(walkSettings.minRows, needed * walkSettings.rowsPerRowNeeded));
+  const walks = (matchBound: number) => isUnfiltered(request.filter) && plan.tokens.length === 1 && matchBound >= walkSettings.minMatches;
+  const rankedSegment = (name: string, rank: [Prisma.Sql, Prisma.Sql], before: string[], condition: Prisma.Sql, walk: Omit<Walk, 'rank' | 'condition' | 'rows'> | null) =>
+    walk
+      ? walkedSegment(name, { ...walk, rank, condition, rows: walkRows }, before, needed)
+      : [segment(name, rank, documents, Prisma.sql`${countOf(before)} < ${needed} AND ${condition}`)];
   const segments = [
     segment('head', [namePrefixTier(plan), partialOfNamePrefix(plan)], icons, Prisma.sql`${c.namePrefix} AND ${headMatches}`),
-    segment('words', [wordsTier(plan), partialOfWords(plan)], documents, Prisma.sql`${countOf(['head'])} < ${needed} AND ${c.typed} AND NOT ${c.namePrefix}`),
+    ...rankedSegment(
+      'words',
+      [wordsTier(plan), partialOfWords(plan)],
+      ['head'],
+      Prisma.sql`${c.typed} AND NOT ${c.namePrefix}`,
+      walks(plan.matchBound.typed) ? {
+            nameTier: TIERS.wordsInName,
+            inName: Prisma.sql`${c.typedInName} AND ${everyTokenInName(plan)}`,
+            notInName: Prisma.sql`NOT ${everyTokenInName(plan)}`,
+          } : null,
+    ),
   ];
   const names = ['head', 'words'];
   if (plan.fixedPhrase !== null) {
@@ -124,12 +163,12 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
         Prisma.sql`${countOf(['head', 'words'])} < ${needed}
           AND ${c.fixedPrefix} AND NOT ${c.namePrefix} AND i.id NOT IN (SELECT id FROM words)`,
       ),
-      segment(
+      ...rankedSegment(
         'fixed_rest',
         [correctedTier(plan), Prisma.sql`0`],
-        documents,
-        Prisma.sql`${countOf(['head', 'words', 'fixed_head'])} < ${needed}
-          AND ${c.matching} AND NOT ${c.typed} AND NOT ${c.namePrefix} AND NOT ${c.fixedPrefix}`,
+        ['head', 'words', 'fixed_head'],
+        Prisma.sql`${c.matching} AND NOT ${c.typed} AND NOT ${c.namePrefix} AND NOT ${c.fixedPrefix}`,
+        walks(plan.matchBound.matching) ? { nameTier: TIERS.correctedInName, inName: c.matchingInName, notInName: Prisma.sql`NOT i.search @@ ${plan.matching.name}::tsquery` } : null,
       ),
     );
     names.push('fixed_head', 'fixed_rest');
@@ -139,6 +178,88 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery): Prism
     SELECT s.id FROM (${ranked}) s
     ORDER BY ${RELEVANCE_ORDER}
     LIMIT ${request.perPage} OFFSET ${offsetOf(request)}`;
+}
+
+/** When a one-word search's segment walks the documents in rank order, and how far (walkedSegment). */
+export interface WalkSettings {
+  /** Matches (the plan's bound) from which a segment walks. */
+  minMatches: number;
+  /** Documents a walk reads per row the page needs, within [minRows, maxRows]. */
+  rowsPerRowNeeded: number;
+  minRows: number;
+  maxRows: number;
+}
+
+export const WALK: WalkSettings = { minMatches: 10_000, rowsPerRowNeeded: 40, minRows: 500, maxRows: 20_000 };
+
+/** A segment ranked by walking the documents (walkedSegment). */
+interface Walk {
+  /** Its tier and partial expressions, as for the plain segment. */
+  rank: [Prisma.Sql, Prisma.Sql];
+  /** What its rows meet. */
+  condition: Prisma.Sql;
+  /** Its best tier, the name's words: the only one in which `partial` can be 0. */
+  nameTier: Tier;
+  /** Exactly the rows of that tier (among `condition`'s), through the name words' index. */
+  inName: Prisma.Sql;
+  /** The same rows' complement, without the index (to_tsvector per row would cost more than the ranking). */
+  notInName: Prisma.Sql;
+  /** Documents the walk reads. */
+  rows: number;
+}
+
+/**
+ * A ranked segment as four CTEs that together give the same rows as the plain segment, without
+ * ranking every match: `uses` matches 111,351 icons, and ranking them all took 130 ms.
+ *   <name>_walk  the first `rows` documents in the order of icon_search_documents_rank_idx
+ *                (name length, popularity, id: the relevance order within a tier), ranked
+ *   <name>_name  the name tier, ranked in full, through the name words' index
+ *   <name>_rest  the other tiers, ranked in full: what the segment did before
+ * Rows outside the walk come after every walked row of their tier. So the walk's best rows are the
+ * segment's when it holds enough of the best class (the name tier, partial 0), and otherwise the
+ * walked rows of the other tiers are, after the name tier in full, when the walk holds enough of
+ * the second tier. Only when neither holds does <name>_rest rank everything. A tier-3 row is
+ * in the name words' index because `simple` splits names at spaces (checked over the full
+ * catalogue: every word start of every name is a prefix of a name lexeme).
+ */
+function walkedSegment(name: string, walk: Walk, before: string[], needed: number): Prisma.Sql[] {
+  const [tierOf, partialOf] = walk.rank;
+  const cte = (suffix: string) => Prisma.raw(`${name}${suffix}`);
+  const countOf = (names: Prisma.Sql[]) => Prisma.join(names.map((table) => Prisma.sql`(SELECT count(*) FROM ${table})`), ' + ');
+  const earlier = before.map((table) => Prisma.raw(table));
+  const nameTier = tier(walk.nameTier);
+  // OFFSET 0 keeps PostgreSQL from walking the rank index for _name and _rest itself, unbounded
+  // (their order is the index's when the tier is one value): `doutone` walked 98 ms to find 24 names.
+  const ranked = (suffix: string, from: Prisma.Sql, [tierSql, partialSql]: [Prisma.Sql, Prisma.Sql], where: Prisma.Sql) =>
+    Prisma.sql`${cte(suffix)} AS MATERIALIZED (
+      SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tierSql} AS tier, ${partialSql} AS partial FROM ${from} WHERE ${where} OFFSET 0) s
+      ORDER BY ${RELEVANCE_ORDER} LIMIT ${needed}
+    )`;
+  const walkedBest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${nameTier} AND partial = 0) >= ${needed} - (${countOf(earlier)})`;
+  const walkedRest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${tier((walk.nameTier + 1) as Tier)}) >= ${needed} - (${countOf([...earlier, cte('_name')])})`;
+  const documents = Prisma.sql`icon_search_documents i`;
+  return [
+    ranked(
+      '_walk',
+      Prisma.sql`(SELECT * FROM icon_search_documents ORDER BY char_length(name), popularity DESC, id LIMIT ${walk.rows}) i`,
+      walk.rank,
+      Prisma.sql`${countOf(earlier)} < ${needed} AND ${walk.condition}`,
+    ),
+    ranked('_name', documents, [nameTier, partialOf], Prisma.sql`${countOf(earlier)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`),
+    ranked(
+      '_rest',
+      documents,
+      [tierOf, partialOf],
+      Prisma.sql`${countOf([...earlier, cte('_name')])} < ${needed} AND NOT ${walkedBest} AND NOT ${walkedRest}
+        AND ${walk.condition} AND ${walk.notInName}`,
+    ),
+    Prisma.sql`${cte('')} AS MATERIALIZED (
+      SELECT * FROM ${cte('_walk')} WHERE ${walkedBest}
+      UNION ALL SELECT * FROM ${cte('_name')}
+      UNION ALL SELECT * FROM ${cte('_walk')} WHERE NOT ${walkedBest} AND ${walkedRest} AND tier > ${nameTier}
+      UNION ALL SELECT * FROM ${cte('_rest')}
+    )`,
+  ];
 }
 
 /**

@@ -47,6 +47,12 @@ export interface SearchPlan {
    * `arrow left`); null when nothing is corrected.
    */
   fixedPhrase: string | null;
+  /**
+   * Upper bounds, from the vocabulary, of how many icons match every token as typed and with
+   * corrections: the least of the tokens' icon counts (a correction's added to its token's).
+   * They choose how the page ranks its matches (build-query.ts), never what it finds.
+   */
+  matchBound: { typed: number; matching: number };
 }
 
 const SCOPES = { any: '', name: 'A', nameOrTags: 'AB' } as const satisfies Record<string, Weights>;
@@ -76,7 +82,15 @@ export function planSearch({ tokens, phrase }: ParsedQuery, vocabulary: Pick<Voc
     matching: corrected ? { any: matchingFor('any'), name: matchingFor('name'), nameOrTags: matchingFor('nameOrTags') } : all,
     corrections,
     fixedPhrase: corrected ? tokens.map((token, index) => corrections[index]![0] ?? token).join(' ') : null,
+    matchBound: matchBounds(tokens, corrections, vocabulary),
   };
+}
+
+function matchBounds(tokens: string[], corrections: string[][], vocabulary: Pick<Vocabulary, 'iconsOf' | 'iconsStartingWith'>): SearchPlan['matchBound'] {
+  const iconsOfToken = (token: string) => (matchesAsPrefix(token) ? vocabulary.iconsStartingWith(token) : (vocabulary.iconsOf(token) ?? 0));
+  const typed = tokens.map(iconsOfToken);
+  const matching = typed.map((icons, index) => icons + corrections[index]!.reduce((sum, word) => sum + vocabulary.iconsStartingWith(word), 0));
+  return { typed: Math.min(...typed), matching: Math.min(...matching) };
 }
 
 export function escapeLike(text: string): string {

@@ -34,7 +34,7 @@ export const TIERS = {
 export type Tier = (typeof TIERS)[keyof typeof TIERS];
 
 /** A tier as an integer literal (a constant of this module, never input). */
-const tier = (value: Tier) => Prisma.raw(String(value));
+export const tier = (value: Tier) => Prisma.raw(String(value));
 
 /**
  * The lower-cased name for comparisons that are not index conditions: in the C collation,
@@ -60,10 +60,15 @@ export function partialOfWords(plan: SearchPlan): Prisma.Sql {
   return Prisma.sql`CASE WHEN ' ' || ${lowerName} || ' ' LIKE ALL (${plan.wholeWordPatterns}::text[]) THEN 0 ELSE 1 END`;
 }
 
+/** Tier 3's test: every token starts a word of the name (is one, for a short token). */
+export function everyTokenInName(plan: SearchPlan): Prisma.Sql {
+  return Prisma.sql`' ' || ${lowerName} || ' ' LIKE ALL (${plan.nameWordPatterns}::text[])`;
+}
+
 /** Tiers 3-5, for icons matching every token as typed (the name not starting with the phrase). */
 export function wordsTier(plan: SearchPlan): Prisma.Sql {
   return Prisma.sql`CASE
-    WHEN ' ' || ${lowerName} || ' ' LIKE ALL (${plan.nameWordPatterns}::text[]) THEN ${tier(TIERS.wordsInName)}
+    WHEN ${everyTokenInName(plan)} THEN ${tier(TIERS.wordsInName)}
     WHEN i.search @@ ${plan.all.nameOrTags}::tsquery THEN ${tier(TIERS.tagsOrKeywords)}
     ELSE ${tier(TIERS.category)}
   END`;
