@@ -29,7 +29,8 @@ export const FEW_MATCHES = 10_000;
 /**
  * Whether the sort order itself finds the page: no filter (the sort's own index), or one
  * category or one style alone (a range of its `(category_id | style, <sort>, id)` index,
- * migration 20261123210831_list_filter_sort_indexes). Then the page costs the rows up to its
+ * migration 20261123210831_list_filter_sort_indexes), or the premium icons alone (their own
+ * index per sort order, migration *_premium_sort_indexes). Then the page costs the rows up to its
  * end whatever the total, and reading every match instead is the expensive way: on the demo
  * catalogue a page of `style=outline` (8,550 icons) by name read the whole table, 59 ms, where
  * the index range takes well under a millisecond (bench/RESULTS.md, 2026-11-25).
@@ -37,7 +38,7 @@ export const FEW_MATCHES = 10_000;
 function sortOrderFindsPage(filter: IconFilter = {}): boolean {
   if (isUnfiltered(filter)) return true;
   const given = givenFilters(filter);
-  return given.length === 1 && (given[0] === 'category' || given[0] === 'style');
+  return given.length === 1 && (given[0] === 'category' || given[0] === 'style' || (given[0] === 'license' && filter.license === 'premium'));
 }
 
 /**
