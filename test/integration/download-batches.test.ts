@@ -127,6 +127,37 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
     }
   });
 
+  it.skipIf(skip)('folds and expires a backlog larger than one statement takes, in several statements, exactly', async () => {
+    const { prisma } = database.db;
+    const chosen = icons.slice(0, 3);
+    const before = await Promise.all(chosen.map((icon) => counts(icon.id)));
+    // Seven unfolded days (three of them past the window) over three icons; statements of two day rows.
+    const ages = [[45, 44, 0], [43, 1], [2, 0]] as const;
+    for (const [index, icon] of chosen.entries()) {
+      await prisma.$executeRawUnsafe(
+        `INSERT INTO icon_download_days (icon_id, day, downloads) SELECT $1, (now() AT TIME ZONE 'UTC')::date - age, 10 + age FROM unnest($2::int[]) AS age
+         ON CONFLICT (icon_id, day) DO UPDATE SET downloads = icon_download_days.downloads + excluded.downloads`,
+        icon.id,
+        [...ages[index]!],
+      );
+    }
+    const unfolded = async () =>
+      (await prisma.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM icon_download_days WHERE folded < downloads'))[0]!.n;
+    expect(await unfolded()).toBe(7);
+    expect(await foldDownloads(prisma, 2)).toBeGreaterThanOrEqual(3);
+    expect(await unfolded()).toBe(0);
+    const folded = await Promise.all(chosen.map((icon) => counts(icon.id)));
+    chosen.forEach((_, index) => {
+      const added = ages[index]!.reduce((sum: number, age) => sum + 10 + age, 0);
+      expect(folded[index]!.downloads - before[index]!.downloads).toBe(added);
+      expect(folded[index]!.recent - before[index]!.recent).toBe(added);
+    });
+    expect(await expireRecentDownloads(prisma, 30, 2)).toBe(3);
+    const expired = await Promise.all(chosen.map((icon) => counts(icon.id)));
+    expect(expired.map((row, index) => folded[index]!.recent - row.recent)).toEqual([10 + 45 + 10 + 44, 10 + 43, 0]);
+    expect(expired.map((row) => row.downloads)).toEqual(folded.map((row) => row.downloads));
+  });
+
   it.skipIf(skip)('expires the days that left the window once, even when gateways expire at the same time', async () => {
     const icon = icons[3]!;
     const { prisma } = database.db;
