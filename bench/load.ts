@@ -2,7 +2,8 @@
 // status codes), then the measured run. Latency percentiles come from every response's own
 // time in fractional milliseconds (autocannon's histogram keeps whole milliseconds only, which
 // reads 0 ms for most of a fast server's responses). Every response's X-Cache header is
-// counted. With `nextPath`, every request (all connections together) takes the next path it
+// counted, and the latencies of cached responses (X-Cache HIT or STALE) are also kept apart,
+// so a run can tell a miss that is slow from a miss that stalls the hits beside it. With `nextPath`, every request (all connections together) takes the next path it
 // gives (autocannon's setupRequest), instead of repeating `url`'s.
 import autocannon from 'autocannon';
 import { type CacheCounts, countCacheHeader, emptyCacheCounts, headerValue } from './cache-header.ts';
@@ -25,6 +26,10 @@ export interface RunStats {
   p50: number;
   p99: number;
   max: number;
+  /** Latency of the cached responses (X-Cache HIT or STALE) alone; NaN when there were none. */
+  cached: { p99: number; max: number };
+  /** Latency of the other responses (misses, or no X-Cache) alone; NaN when there were none. */
+  uncached: { p99: number; max: number };
   /** Non-2xx responses, warm-up included. */
   non2xx: number;
   /** Connection errors and timeouts, warm-up included. */
@@ -49,11 +54,24 @@ export function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
+/** Whether an X-Cache value says the response came from the cache. */
+const isCachedValue = (value: string | string[] | undefined) => /^\s*(HIT|STALE)\b/i.test((Array.isArray(value) ? value[0] : value) ?? '');
+
+interface CacheState {
+  counts: CacheCounts;
+  /** Whether the response autocannon reports next came from the cache: its onResponse runs just before, in the same call. */
+  lastWasCached: boolean;
+}
+
 /** One request definition: the next path on each request when given, and the X-Cache of each response counted. */
-function requestDefinition(nextPath: (() => string) | undefined, cache: { counts: CacheCounts }): autocannon.Request {
+function requestDefinition(nextPath: (() => string) | undefined, cache: CacheState): autocannon.Request {
   return {
     method: 'GET',
-    onResponse: (_status, _body, _context, headers) => countCacheHeader(cache.counts, headerValue(headers, 'x-cache')),
+    onResponse: (_status, _body, _context, headers) => {
+      const value = headerValue(headers, 'x-cache');
+      countCacheHeader(cache.counts, value);
+      cache.lastWasCached = isCachedValue(value);
+    },
     ...(nextPath && {
       setupRequest: (request) => {
         request.path = nextPath();
@@ -63,8 +81,13 @@ function requestDefinition(nextPath: (() => string) | undefined, cache: { counts
   };
 }
 
+function tailOf(latencies: number[]): { p99: number; max: number } {
+  const sorted = Float64Array.from(latencies).sort();
+  return { p99: percentile(sorted, 99), max: sorted.length ? sorted[sorted.length - 1]! : NaN };
+}
+
 export async function measure(options: LoadOptions): Promise<RunStats> {
-  const cache = { counts: emptyCacheCounts() };
+  const cache: CacheState = { counts: emptyCacheCounts(), lastWasCached: false };
   const path = new URL(options.url).pathname + new URL(options.url).search;
   const common: autocannon.Options = {
     url: options.url,
@@ -91,7 +114,12 @@ export async function measure(options: LoadOptions): Promise<RunStats> {
 
   cache.counts = emptyCacheCounts(); // the measured run's only
   const latencies: number[] = [];
-  const result = await run({ ...common, duration: options.seconds }, (ms) => latencies.push(ms));
+  const cachedLatencies: number[] = [];
+  const uncachedLatencies: number[] = [];
+  const result = await run({ ...common, duration: options.seconds }, (ms) => {
+    latencies.push(ms);
+    (cache.lastWasCached ? cachedLatencies : uncachedLatencies).push(ms);
+  });
   count(result);
   const sorted = Float64Array.from(latencies).sort();
   const responses = result.requests.total;
@@ -102,6 +130,8 @@ export async function measure(options: LoadOptions): Promise<RunStats> {
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     max: sorted.length ? sorted[sorted.length - 1]! : NaN,
+    cached: tailOf(cachedLatencies),
+    uncached: tailOf(uncachedLatencies),
     non2xx,
     errors,
     timeouts,
