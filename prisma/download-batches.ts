@@ -1,5 +1,5 @@
-// Downloads as the gateways count them (the download-counts plugin), in three statements, each
-// atomic on its own and safe to run from any number of gateway processes at once:
+// Downloads as the gateways count them (the download-counts plugin), in three kinds of
+// statement, each atomic on its own and safe to run from any number of gateway processes at once:
 //
 // - applyDownloadBatch, every few seconds per gateway: adds a batch of counts to today's rows of
 //   icon_download_days. Additions commute, so the gateways add up exactly; the batch's id is
@@ -8,7 +8,8 @@
 // - foldDownloads, every few minutes: moves what the day rows hold beyond `folded` into the
 //   icons' `downloads` and `recent_downloads` (`popularity` is generated from the latter). An
 //   icons row is wide and in 19 indexes, so updating one costs about ten times an upsert of a
-//   day row: folding updates each icon once per fold, however often it was flushed meanwhile.
+//   day row: folding updates each icon once per fold statement (a fold takes its day rows 1,000 at a time),
+//   however often it was flushed meanwhile.
 // - expireRecentDownloads, hourly: deletes the folded days that left the recent window and
 //   subtracts them from recent_downloads.
 //
@@ -74,21 +75,37 @@ export async function applyDownloadBatch(prisma: PrismaClient, batch: DownloadBa
  */
 export const DOWNLOAD_ROWS_PER_STATEMENT = 1_000;
 
+/** The day rows' key, where a fold has got to: (icon_id, day), in the primary key's order. */
+interface FoldPosition {
+  iconId: number;
+  /** An ISO date, or PostgreSQL's -infinity before the first row. */
+  day: string;
+}
+
+function checkRowsPerStatement(rowsPerStatement: number): void {
+  if (!Number.isInteger(rowsPerStatement) || rowsPerStatement < 1) throw new RangeError(`rowsPerStatement must be a whole number >= 1, not ${rowsPerStatement}`);
+}
+
 /**
  * Adds the downloads not folded yet to the icons' totals and recent totals, and marks them
- * folded, in statements of at most `rowsPerStatement` day rows, each committed alone, until none
- * is left. The rows are locked as they are read, so a concurrent fold waits, then finds them
- * folded (and stops after that statement: the other fold goes on); a batch applied meanwhile
- * waits too and is folded next. Returns how many icon updates it made (an icon whose days two
- * statements share counts twice).
+ * folded, in statements of at most `rowsPerStatement` day rows, each committed alone. The
+ * statements go through the day rows once, in key order, each starting after the last row the
+ * one before took: rows that gateways add meanwhile behind that point wait for the next fold, so
+ * a fold ends however fast downloads arrive (restarting from the first key, a stream of new
+ * days there could keep it folding those alone). The rows are locked as they are read, so a
+ * concurrent fold waits, then finds them folded; a batch applied meanwhile waits too. Returns
+ * how many icon updates it made (an icon whose days two statements share counts twice).
  */
 export async function foldDownloads(prisma: PrismaClient, rowsPerStatement = DOWNLOAD_ROWS_PER_STATEMENT): Promise<number> {
+  checkRowsPerStatement(rowsPerStatement);
   let updates = 0;
+  let after: FoldPosition = { iconId: -1, day: '-infinity' };
   for (;;) {
-    const [row] = await prisma.$queryRawUnsafe<{ icons: number; days: number }[]>(
+    const [row] = await prisma.$queryRawUnsafe<{ icons: number; days: number; last_icon_id: number | null; last_day: string | null }[]>(
       `WITH due AS (
          SELECT icon_id, day, downloads, downloads - folded AS n FROM icon_download_days
-         WHERE folded < downloads ORDER BY icon_id, day LIMIT $1 FOR UPDATE
+         WHERE folded < downloads AND (icon_id, day) > ($2::int, $3::date)
+         ORDER BY icon_id, day LIMIT $1 FOR UPDATE
        ), marked AS (
          UPDATE icon_download_days d SET folded = due.downloads FROM due WHERE d.icon_id = due.icon_id AND d.day = due.day
        ), per_icon AS (
@@ -96,12 +113,18 @@ export async function foldDownloads(prisma: PrismaClient, rowsPerStatement = DOW
        ), added AS (
          UPDATE icons i SET downloads = i.downloads + p.n, recent_downloads = i.recent_downloads + p.n
          FROM per_icon p WHERE i.id = p.icon_id RETURNING i.id
+       ), last AS (
+         SELECT icon_id, day FROM due ORDER BY icon_id DESC, day DESC LIMIT 1
        )
-       SELECT (SELECT count(*) FROM added)::int AS icons, (SELECT count(*) FROM due)::int AS days`,
+       SELECT (SELECT count(*) FROM added)::int AS icons, (SELECT count(*) FROM due)::int AS days,
+         (SELECT icon_id FROM last) AS last_icon_id, (SELECT day::text FROM last) AS last_day`,
       rowsPerStatement,
+      after.iconId,
+      after.day,
     );
     updates += row?.icons ?? 0;
-    if ((row?.days ?? 0) < rowsPerStatement) return updates;
+    if (!row || row.days < rowsPerStatement || row.last_icon_id === null || row.last_day === null) return updates;
+    after = { iconId: row.last_icon_id, day: row.last_day };
   }
 }
 
@@ -113,6 +136,7 @@ export async function foldDownloads(prisma: PrismaClient, rowsPerStatement = DOW
  * how many day rows expired.
  */
 export async function expireRecentDownloads(prisma: PrismaClient, recentDays: number, rowsPerStatement = DOWNLOAD_ROWS_PER_STATEMENT): Promise<number> {
+  checkRowsPerStatement(rowsPerStatement);
   let expiredRows = 0;
   for (;;) {
     const [row] = await prisma.$queryRawUnsafe<{ expired: number; taken: number }[]>(
