@@ -35,6 +35,22 @@ export interface Reads {
   rows<Row extends object>(name: string, statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]>;
 }
 
+/**
+ * `make(reads)`, made once per reads object (one per open database) and kept as long as it is:
+ * state such as a vocabulary or shared loaders belongs to a database, not to the process.
+ */
+export function perReads<T>(make: (reads: Reads) => T): (reads: Reads) => T {
+  const made = new WeakMap<Reads, T>();
+  return (reads) => {
+    let value = made.get(reads);
+    if (value === undefined) {
+      value = make(reads);
+      made.set(reads, value);
+    }
+    return value;
+  };
+}
+
 /** Runs a query under the serving guard (QueryGuard.run), or directly when not serving. */
 export type QueryRunner = <T>(query: () => Promise<T>) => Promise<T>;
 

@@ -1,6 +1,7 @@
 // Per-request batching state, created on first use and kept for the life of one context
 // object, so every gateway or test that builds a context gets batching without knowing of it.
-import { createIconLoaders, type IconDetail, type IconLoaders } from './catalogue/icon-records.ts';
+import type { IconDetail } from './catalogue/icon-detail.ts';
+import { createIconLoaders, type IconLoaders } from './catalogue/icon-records.ts';
 import { createSetLoaders, type SetLoaders } from './catalogue/icon-sets.ts';
 import type { CatalogueContext } from './context.ts';
 import { createOwnershipLoader, type OwnershipLoader } from './entitlements.ts';

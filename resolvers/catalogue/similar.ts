@@ -15,7 +15,7 @@ import { STYLE_NAME_WORDS } from '../../prisma/import/styles.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
 import { offsetOf, type IdPage, type PageRequest } from './filters.ts';
-import type { IconDetail } from './icon-records.ts';
+import type { IconDetail } from './icon-detail.ts';
 
 const nameWords = (name: string) => name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 const isStyleOrNumber = (word: string) => STYLE_NAME_WORDS.has(word) || /^\d+$/.test(word);

@@ -2,6 +2,7 @@
 // against an independent computation (Prisma's query builder, not our SQL), pagination that
 // covers each match exactly once, the premium rule on every path, bounded statement counts,
 // and errors with codes.
+import type { ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileVersion } from '../../resolvers/urls.ts';
 import type { Prisma } from '../../prisma/generated/client.ts';
@@ -230,6 +231,52 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
       await run(detail, { ref }, viewer);
       expect({ ref, statements: statements.length }).toEqual({ ref, statements: 1 });
     }
+  });
+
+  it.skipIf(skip)('reads concurrent single icons together, each with its own account\'s ownership and markup', async () => {
+    const detail = `query($ref: ID!) { icon(ref: $ref) { id slug premium tags { slug } svg } }`;
+    const file = `query($prefix: String!, $name: String!) { iconFile(prefix: $prefix, name: $name) { body premium } }`;
+    const { prisma } = database.db;
+    const free = await prisma.icon.findMany({ where: { premium: false, published: true, tags: { some: {} } }, orderBy: { id: 'asc' }, take: 3, include: { set: true } });
+    const owned = await prisma.icon.findUniqueOrThrow({ where: { slug: ownedSlug }, include: { set: true } });
+    // Owner and stranger ask for the same premium icon in one batch, by slug and by id; an unknown
+    // ref and one PostgreSQL text cannot hold ride along.
+    const cases: [string, Record<string, string>, { accountId: number } | null][] = [
+      [detail, { ref: ownedSlug }, owner],
+      [detail, { ref: ownedSlug }, stranger],
+      [detail, { ref: String(owned.id) }, owner],
+      [detail, { ref: String(owned.id) }, stranger],
+      [detail, { ref: unownedSlug }, owner],
+      [detail, { ref: free[0]!.slug }, null],
+      [detail, { ref: String(free[1]!.id) }, stranger],
+      [detail, { ref: 'no-such-icon' }, owner],
+      [detail, { ref: '999999999' }, owner],
+      [detail, { ref: 'bad\u0000ref' }, owner],
+      [detail, { ref: 'half\ud800pair' }, stranger],
+      [file, { prefix: 'mdi', name: 'half\udc00pair' }, null],
+      [file, { prefix: owned.set.prefix, name: owned.sourceName }, owner],
+      [file, { prefix: owned.set.prefix, name: owned.sourceName }, stranger],
+      [file, { prefix: free[2]!.set.prefix, name: free[2]!.sourceName }, null],
+    ];
+    const alone: ExecutionResult[] = [];
+    for (const [query, variables, viewer] of cases) alone.push(await run(query, variables, viewer));
+    statements.length = 0;
+    const together = await Promise.all(cases.map(([query, variables, viewer]) => run(query, variables, viewer)));
+    expect(together).toEqual(alone);
+    // One statement per kind of lookup (by slug, by id, by file), not one per request.
+    expect(statements.length).toBe(3);
+    const icon = (index: number) => (alone[index]!.data as { icon: { svg: string | null } | null }).icon;
+    expect(icon(0)!.svg).toEqual(expect.stringContaining('<'));
+    expect(errorCodes(alone[1]!)).toEqual(['FORBIDDEN']);
+    expect(icon(2)!.svg).toBe(icon(0)!.svg);
+    expect(errorCodes(alone[3]!)).toEqual(['FORBIDDEN']);
+    expect(errorCodes(alone[4]!)).toEqual(['FORBIDDEN']);
+    expect(icon(5)!.svg).toEqual(expect.stringContaining('<'));
+    expect(errorCodes(alone[7]!)).toEqual(['NOT_FOUND']);
+    expect(errorCodes(alone[10]!)).toEqual(['NOT_FOUND']);
+    expect(errorCodes(alone[11]!)).toEqual(['NOT_FOUND']);
+    expect((alone[12]!.data as { iconFile: { body: string } }).iconFile.body).toEqual(expect.stringContaining('<'));
+    expect(errorCodes(alone[13]!)).toEqual(['FORBIDDEN']);
   });
 
   it.skipIf(skip)("reads an icon's file by set and name in one statement, whoever asks", async () => {

@@ -8,7 +8,7 @@
 // icons not yet held are dropped and counted as dropped, so an unreachable database cannot make
 // the process grow without end.
 import { randomUUID } from 'node:crypto';
-import { isIdRef } from '../../../resolvers/catalogue/icon-records.ts';
+import { isIdRef } from '../../../resolvers/catalogue/icon-detail.ts';
 import type { DownloadBatch } from '../../../prisma/download-batches.ts';
 
 /** What a request names an icon by. */

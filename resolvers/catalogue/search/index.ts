@@ -8,13 +8,13 @@
 // the totals of the commonest one-word searches come counted with the vocabulary.
 // The vocabulary typo correction reads is refreshed by the importer (prisma/import/refresh-search.ts).
 // How matching and ranking work: the README ("Search").
-import type { Reads } from '../../../prisma/reads.ts';
+import { perReads, type Reads } from '../../../prisma/reads.ts';
 import { isUnfiltered, type IconFilter, type IdPage, type PageRequest, type SortKey } from '../filters.ts';
 import { searchCountSql, searchPageSql } from './build-query.ts';
 import { pageWithTotal, type Counted } from '../count-cache.ts';
 import { parseQuery } from './parse-query.ts';
 import { planSearch, type SearchPlan } from './plan.ts';
-import { vocabularyHolder, type Vocabulary, type VocabularyHolder } from './vocabulary.ts';
+import { vocabularyHolder, type Vocabulary } from './vocabulary.ts';
 
 export { parseQuery, type ParsedQuery } from './parse-query.ts';
 
@@ -64,13 +64,4 @@ function oneTokenTotal(plan: SearchPlan, vocabulary: Vocabulary): Counted | unde
   return kept?.version === vocabulary.version ? kept : undefined;
 }
 
-const vocabularies = new WeakMap<Reads, VocabularyHolder>();
-
-function vocabularyOf(reads: Reads): VocabularyHolder {
-  let holder = vocabularies.get(reads);
-  if (!holder) {
-    holder = vocabularyHolder(reads);
-    vocabularies.set(reads, holder);
-  }
-  return holder;
-}
+const vocabularyOf = perReads(vocabularyHolder);
