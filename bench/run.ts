@@ -692,7 +692,7 @@ async function main(): Promise<number> {
   if (embedded) await bootstrapEmbedded();
   const tableHealth = await readTableHealth(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
   log(`Database: ${tableHealth.line}`);
-  if (tableHealth.worn) log('  note: dead rows are over a fifth of the live ones; run VACUUM (ANALYZE) icons before comparing with other runs');
+  if (tableHealth.worn) log('  note: dead rows are over a fifth of the live ones; run VACUUM (ANALYZE) icons, icon_search_documents before comparing with other runs');
   const longTail = await prepareLongTail();
 
   const scenarioCount = cachedScenarios(DEFAULT_ICON, '/svg').length + longTail.length;
