@@ -10,10 +10,11 @@
 // the gateway's busy time in a CPU profile), a wake-up of a backend and an executor start; under
 // load those are now shared by the lookups that arrive together (bench/RESULTS.md, 2026-11-25
 // evening). A lookup made alone is one statement, as before.
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
 import { safeSvgBody } from '../svg.ts';
+import { sharedLoader } from './shared-loader.ts';
 import { ICON_COLUMNS, toRecord, type IconRecord, type IconRow, type TagRecord } from './icon-records.ts';
 
 /** A single icon and what its detail shows, read together. */
@@ -119,20 +120,14 @@ type DetailLoaders = Record<LookupKind, DataLoader<DetailKey, IconDetail | undef
 
 function createDetailLoaders(reads: Reads): DetailLoaders {
   const loader = (kind: LookupKind) =>
-    new DataLoader<DetailKey, IconDetail | undefined>(
-      async (keys) => {
-        const rows = await reads.rows<IconDetailRow>(`icon_details_by_${kind}`, detailsStatement(kind, keys));
-        const found = new Map(rows.map((row) => [row.key_index, row]));
-        return keys.map((_, index) => {
-          const row = found.get(index + 1);
-          return row && toDetail(row);
-        });
-      },
-      // No cache: a loader lives as long as its database and is shared by every request, so a
-      // lookup is read when asked. One batch per turn of the event loop: requests parsed
-      // together reach here before setImmediate's callbacks run.
-      { cache: false, maxBatchSize: MAX_LOOKUPS_PER_STATEMENT, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
-    );
+    sharedLoader<DetailKey, IconDetail | undefined>(async (keys) => {
+      const rows = await reads.rows<IconDetailRow>(`icon_details_by_${kind}`, detailsStatement(kind, keys));
+      const found = new Map(rows.map((row) => [row.key_index, row]));
+      return keys.map((_, index) => {
+        const row = found.get(index + 1);
+        return row && toDetail(row);
+      });
+    }, MAX_LOOKUPS_PER_STATEMENT);
   return { id: loader('id'), slug: loader('slug'), file: loader('file') };
 }
 

@@ -5,7 +5,8 @@
 import DataLoader from 'dataloader';
 import type { Icon, IconSet } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
-import type { Reads } from '../../prisma/reads.ts';
+import { perReads, type Reads } from '../../prisma/reads.ts';
+import { sharedLoader } from './shared-loader.ts';
 import { safeSvgBody } from '../svg.ts';
 
 /** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
@@ -84,12 +85,30 @@ export function toRecord(row: IconRow): IconRecord {
   };
 }
 
+/** The most requests whose pages one statement reads (at most 100 icons each). */
+const MAX_PAGES_PER_STATEMENT = 20;
+
+/**
+ * The rows of pages, read together: the pages of concurrent requests (lists, searches, batches)
+ * are one statement per turn of the event loop (shared-loader.ts), as single icons are
+ * (icon-detail.ts). Each request gets records of its own.
+ */
+const pageRows = perReads((reads) =>
+  sharedLoader<readonly number[], IconRecord[]>(async (pages) => {
+    const ids = [...new Set(pages.flat())];
+    const rows = await reads.rows<IconRow>('icons_by_id', Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${ids}::int[]) AND i.published`);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return pages.map((page) => page.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toRecord(row)] : [];
+    }));
+  }, MAX_PAGES_PER_STATEMENT),
+);
+
 /** Published icons by id, in the order of `ids` (ids that are not published are left out). */
 export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Promise<IconRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await reads.rows<IconRow>('icons_by_id', Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${[...ids]}::int[]) AND i.published`);
-  const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return pageRows(reads).load(ids);
 }
 
 export interface TagRecord {

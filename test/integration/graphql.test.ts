@@ -4,6 +4,7 @@
 // and errors with codes.
 import type { ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadIconsInOrder } from '../../resolvers/catalogue/icon-records.ts';
 import { fileVersion } from '../../resolvers/urls.ts';
 import type { Prisma } from '../../prisma/generated/client.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
@@ -277,6 +278,35 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     expect(errorCodes(alone[11]!)).toEqual(['NOT_FOUND']);
     expect((alone[12]!.data as { iconFile: { body: string } }).iconFile.body).toEqual(expect.stringContaining('<'));
     expect(errorCodes(alone[13]!)).toEqual(['FORBIDDEN']);
+  });
+
+  it.skipIf(skip)('reads the rows of concurrent pages together, each page as it is alone', async () => {
+    const search = `query($q: String!, $perPage: Int) { search(q: $q, perPage: $perPage) { data { id slug premium } meta { total } } }`;
+    const cases: [string, Record<string, unknown>][] = [
+      [LIST, { perPage: 24 }],
+      [LIST, { filter: { style: 'bold' }, sort: 'AZ', perPage: 10, page: 2 }],
+      [LIST, { filter: { license: 'PREMIUM' }, perPage: 5 }],
+      [LIST, { filter: { category: 'no-such-category' } }],
+      [search, { q: 'arrow', perPage: 12 }],
+      [search, { q: 'home', perPage: 24 }],
+    ];
+    const alone: unknown[] = [];
+    for (const [query, variables] of cases) alone.push(dataOf(await run(query, variables)));
+    const together = await Promise.all(cases.map(async ([query, variables]) => dataOf(await run(query, variables))));
+    expect(together).toEqual(alone);
+    // Pages whose ids are known in one turn of the event loop: their rows in one statement.
+    const { reads, prisma } = database.db;
+    const ids = (await prisma.icon.findMany({ where: { published: true }, orderBy: { id: 'asc' }, take: 30, select: { id: true } })).map((icon) => icon.id);
+    const pages = [ids.slice(0, 10), ids.slice(5, 25).reverse(), [999_999_999, ids[0]!, ids[29]!], ids.slice(20)];
+    const one = [];
+    for (const page of pages) one.push(await loadIconsInOrder(reads, page));
+    statements.length = 0;
+    const all = await Promise.all(pages.map((page) => loadIconsInOrder(reads, page)));
+    expect(statements.length).toBe(1);
+    expect(all).toEqual(one);
+    expect(all.map((records) => records.map((record) => record.id))).toEqual([pages[0], pages[1], [ids[0], ids[29]], pages[3]]);
+    expect(all[1]![19]).toEqual(all[0]![5]);
+    expect(all[1]![19]).not.toBe(all[0]![5]); // the same icon in two pages: a record each
   });
 
   it.skipIf(skip)("reads an icon's file by set and name in one statement, whoever asks", async () => {
