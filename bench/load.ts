@@ -3,8 +3,9 @@
 // time in fractional milliseconds (autocannon's histogram keeps whole milliseconds only, which
 // reads 0 ms for most of a fast server's responses). Every response's X-Cache header is
 // counted, and the latencies of cached responses (X-Cache HIT or STALE) are also kept apart,
-// so a run can tell a miss that is slow from a miss that stalls the hits beside it. With `nextPath`, every request (all connections together) takes the next path it
-// gives (autocannon's setupRequest), instead of repeating `url`'s.
+// so a run can tell a miss that is slow from a miss that stalls the hits beside it. With
+// `nextPath`, every request (all connections together) takes the next path it gives
+// (autocannon's setupRequest), instead of repeating `url`'s.
 import autocannon from 'autocannon';
 import { type CacheCounts, countCacheHeader, emptyCacheCounts, headerValue } from './cache-header.ts';
 
