@@ -105,6 +105,21 @@ function matchParts(plan: SearchPlan, { icons, documents }: { icons: Source; doc
   return parts;
 }
 
+/** The sum of the named CTEs' row counts. */
+const countOf = (names: string[]) => Prisma.join(names.map((name) => Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(name)})`), ' + ');
+
+/**
+ * A CTE of the best `needed` rows of `from` meeting `where`, by relevance (its count still tells
+ * the next gate whether it had fewer than that). `fenced` keeps PostgreSQL from reading the rows
+ * in the relevance order through an index, unbounded (walkedSegment).
+ */
+function rankedRows(name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], from: Prisma.Sql, where: Prisma.Sql, needed: number, fenced = false): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (
+      SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tier} AS tier, ${partial} AS partial FROM ${from} WHERE ${where}${fenced ? Prisma.sql` OFFSET 0` : Prisma.empty}) s
+      ORDER BY ${RELEVANCE_ORDER} LIMIT ${needed}
+    )`;
+}
+
 /** Rows `{ id }`: one page. */
 export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, walkSettings: WalkSettings = WALK): Prisma.Sql {
   if (request.sort) {
@@ -121,14 +136,9 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, walkSe
   const c = conditions(plan);
   // The segments that rank full-text matches read `documents`.
   const { icons, documents } = sources(request.filter);
-  // Each segment keeps only its best `needed` rows (its count still tells the next gate whether
-  // it had fewer than that).
-  const segment = (name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], { from, where }: Source, condition: Prisma.Sql) =>
-    Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (
-      SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tier} AS tier, ${partial} AS partial FROM ${from} WHERE ${condition} AND ${where}) s
-      ORDER BY ${RELEVANCE_ORDER} LIMIT ${needed}
-    )`;
-  const countOf = (names: string[]) => Prisma.join(names.map((name) => Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(name)})`), ' + ');
+  // Each segment keeps only its best `needed` rows.
+  const segment = (name: string, rank: [Prisma.Sql, Prisma.Sql], { from, where }: Source, condition: Prisma.Sql) =>
+    rankedRows(name, rank, from, Prisma.sql`${condition} AND ${where}`, needed);
   // A name starting with the phrase matches by itself, unless the phrase is too short for that
   // (`up`: "Upload" does not match, "Up Arrow" does).
   const headMatches = plan.matchNamePrefix || plan.tokens.every(matchesAsPrefix) ? Prisma.sql`TRUE` : c.typed;
@@ -225,32 +235,26 @@ interface Walk {
 function walkedSegment(name: string, walk: Walk, before: string[], needed: number): Prisma.Sql[] {
   const [tierOf, partialOf] = walk.rank;
   const cte = (suffix: string) => Prisma.raw(`${name}${suffix}`);
-  const countOf = (names: Prisma.Sql[]) => Prisma.join(names.map((table) => Prisma.sql`(SELECT count(*) FROM ${table})`), ' + ');
-  const earlier = before.map((table) => Prisma.raw(table));
   const nameTier = tier(walk.nameTier);
-  // OFFSET 0 keeps PostgreSQL from walking the rank index for _name and _rest itself, unbounded
-  // (their order is the index's when the tier is one value): `doutone` walked 98 ms to find 24 names.
-  const ranked = (suffix: string, from: Prisma.Sql, [tierSql, partialSql]: [Prisma.Sql, Prisma.Sql], where: Prisma.Sql) =>
-    Prisma.sql`${cte(suffix)} AS MATERIALIZED (
-      SELECT * FROM (SELECT i.id, i.name, i.popularity, ${tierSql} AS tier, ${partialSql} AS partial FROM ${from} WHERE ${where} OFFSET 0) s
-      ORDER BY ${RELEVANCE_ORDER} LIMIT ${needed}
-    )`;
-  const walkedBest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${nameTier} AND partial = 0) >= ${needed} - (${countOf(earlier)})`;
-  const walkedRest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${tier((walk.nameTier + 1) as Tier)}) >= ${needed} - (${countOf([...earlier, cte('_name')])})`;
+  // Fenced: PostgreSQL would walk the rank index for _name and _rest itself, unbounded (their
+  // order is the index's when the tier is one value): `doutone` walked 98 ms to find 24 names.
+  const ranked = (suffix: string, from: Prisma.Sql, rank: [Prisma.Sql, Prisma.Sql], where: Prisma.Sql) => rankedRows(`${name}${suffix}`, rank, from, where, needed, true);
+  const walkedBest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${nameTier} AND partial = 0) >= ${needed} - (${countOf(before)})`;
+  const walkedRest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${tier((walk.nameTier + 1) as Tier)}) >= ${needed} - (${countOf([...before, `${name}_name`])})`;
   const documents = Prisma.sql`icon_search_documents i`;
   return [
     ranked(
       '_walk',
       Prisma.sql`(SELECT * FROM icon_search_documents ORDER BY char_length(name), popularity DESC, id LIMIT ${walk.rows}) i`,
       walk.rank,
-      Prisma.sql`${countOf(earlier)} < ${needed} AND ${walk.condition}`,
+      Prisma.sql`${countOf(before)} < ${needed} AND ${walk.condition}`,
     ),
-    ranked('_name', documents, [nameTier, partialOf], Prisma.sql`${countOf(earlier)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`),
+    ranked('_name', documents, [nameTier, partialOf], Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`),
     ranked(
       '_rest',
       documents,
       [tierOf, partialOf],
-      Prisma.sql`${countOf([...earlier, cte('_name')])} < ${needed} AND NOT ${walkedBest} AND NOT ${walkedRest}
+      Prisma.sql`${countOf([...before, `${name}_name`])} < ${needed} AND NOT ${walkedBest} AND NOT ${walkedRest}
         AND ${walk.condition} AND ${walk.notInName}`,
     ),
     Prisma.sql`${cte('')} AS MATERIALIZED (
