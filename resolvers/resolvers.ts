@@ -11,7 +11,7 @@ import { loadIconDetail } from './catalogue/icon-detail.ts';
 import { loadIconsInOrder, type IconRecord, type TagRecord } from './catalogue/icon-records.ts';
 import type { IdPage } from './catalogue/filters.ts';
 import { decodeCursor, encodeCursor, type CursorScope } from './catalogue/cursor.ts';
-import { listIconIds } from './catalogue/list-icons.ts';
+import { listPage } from './catalogue/list-icons.ts';
 import { similarIconIds } from './catalogue/similar.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import type { CatalogueContext } from './context.ts';
@@ -42,11 +42,12 @@ interface IconFileArgs {
 /** An icon as Query.icon gives it: a premium one only to its owners, whose svgUrl is then signed. */
 type OpenedIcon = IconRecord & { openedByOwner?: boolean };
 
-async function toPage(context: CatalogueContext, { ids, total }: IdPage, { page, perPage }: { page: number; perPage: number }) {
-  return {
-    data: await loadIconsInOrder(context.reads, ids),
-    meta: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
-  };
+function pageOf(data: IconRecord[], total: number, { page, perPage }: { page: number; perPage: number }) {
+  return { data, meta: { page, perPage, total, totalPages: Math.ceil(total / perPage) } };
+}
+
+async function toPage(context: CatalogueContext, { ids, total }: IdPage, paging: { page: number; perPage: number }) {
+  return pageOf(await loadIconsInOrder(context.reads, ids), total, paging);
 }
 
 export const resolvers: IResolvers<unknown, CatalogueContext> = {
@@ -64,7 +65,8 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       if (args.after != null && paging.page !== 1) throw badInput('after', 'give page or after, not both');
       const after = args.after == null ? undefined : decodeCursor(args.after, scope);
       const page = after?.page ?? paging.page;
-      const result = await toPage(context, await listIconIds(context.reads, { ...scope, page, after }), { page, perPage: paging.perPage });
+      const { icons, total } = await listPage(context.reads, { ...scope, page, after });
+      const result = pageOf(icons, total, { page, perPage: paging.perPage });
       const last = result.data.at(-1);
       const more = result.data.length === paging.perPage && page < result.meta.totalPages;
       return { ...result, meta: { ...result.meta, nextCursor: last && more ? encodeCursor(scope, last, page + 1) : null } };

@@ -6,6 +6,7 @@ import DataLoader from 'dataloader';
 import type { Icon, IconSet } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
+import type { CatalogueVersions } from './list-index/index.ts';
 import { sharedLoader } from './shared-loader.ts';
 import { safeSvgBody } from '../svg.ts';
 
@@ -52,7 +53,6 @@ export const ICON_COLUMNS = Prisma.sql`
   s.license_title AS set_license_title, s.license_spdx AS set_license_spdx,
   s.license_url AS set_license_url, s.premium AS set_premium`;
 export const ICON_JOINS = Prisma.sql`FROM icons i JOIN categories c ON c.id = i.category_id JOIN icon_sets s ON s.id = i.set_id`;
-const ICON_SELECT = Prisma.sql`SELECT ${ICON_COLUMNS} ${ICON_JOINS}`;
 
 export function toRecord(row: IconRow): IconRecord {
   return {
@@ -88,19 +88,37 @@ export function toRecord(row: IconRow): IconRecord {
 /** The most requests whose pages one statement reads (at most 100 icons each). */
 const MAX_PAGES_PER_STATEMENT = 20;
 
+/** The catalogue state the rows were read at: a page from the list index holds only at its own. */
+const STATE_COLUMNS = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) AS catalogue_version,
+  (SELECT order_version FROM catalogue_state WHERE id = 1) AS order_version`;
+
+interface PageRows {
+  icons: IconRecord[];
+  /** Undefined when no row was read. */
+  versions: CatalogueVersions | undefined;
+}
+
 /**
  * The rows of pages, read together: the pages of concurrent requests (lists, searches, batches)
  * are one statement per turn of the event loop (shared-loader.ts), as single icons are
  * (icon-detail.ts). Each request gets records of its own.
  */
 const pageRows = perReads((reads) =>
-  sharedLoader<readonly number[], IconRecord[]>(async (pages) => {
+  sharedLoader<readonly number[], PageRows>(async (pages) => {
     const ids = [...new Set(pages.flat())];
-    const rows = await reads.rows<IconRow>('icons_by_id', Prisma.sql`${ICON_SELECT} WHERE i.id = ANY(${ids}::int[]) AND i.published`);
+    const rows = await reads.rows<IconRow & { catalogue_version: number; order_version: number }>(
+      'icons_by_id',
+      Prisma.sql`SELECT ${ICON_COLUMNS}, ${STATE_COLUMNS} ${ICON_JOINS} WHERE i.id = ANY(${ids}::int[]) AND i.published`,
+    );
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return pages.map((page) => page.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toRecord(row)] : [];
+    const first = rows[0];
+    const versions = first && { version: Number(first.catalogue_version), orderVersion: Number(first.order_version) };
+    return pages.map((page) => ({
+      icons: page.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [toRecord(row)] : [];
+      }),
+      versions,
     }));
   }, MAX_PAGES_PER_STATEMENT),
 );
@@ -108,7 +126,12 @@ const pageRows = perReads((reads) =>
 /** Published icons by id, in the order of `ids` (ids that are not published are left out). */
 export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Promise<IconRecord[]> {
   if (ids.length === 0) return [];
-  return pageRows(reads).load(ids);
+  return (await pageRows(reads).load(ids)).icons;
+}
+
+/** As loadIconsInOrder, with the catalogue versions the rows were read at (none for no rows). */
+export function loadIconsAt(reads: Reads, ids: readonly number[]): Promise<PageRows> {
+  return ids.length === 0 ? Promise.resolve({ icons: [], versions: undefined }) : pageRows(reads).load(ids);
 }
 
 export interface TagRecord {

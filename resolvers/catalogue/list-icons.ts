@@ -1,8 +1,12 @@
-// `icons`: a filtered, sorted page of icon ids plus the total, in one statement (count-cache.ts:
-// the total from memory when it was counted recently at the same catalogue version).
+// `icons`: a filtered, sorted page of icons plus the total. From the list index (list-index.ts)
+// when it holds at the catalogue versions the page's rows were read at; otherwise by SQL: the
+// page's ids and the total in one statement (count-cache.ts: the total from memory when it was
+// counted recently at the same catalogue version), then the page's rows.
 import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
+import { loadIconsAt, loadIconsInOrder, type IconRecord } from './icon-records.ts';
+import { listIndexOf, sameVersions } from './list-index/index.ts';
 import { keysetCondition, type Keyset } from './cursor.ts';
 import { filterCondition, givenFilters, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
 
@@ -83,4 +87,25 @@ export function listIconIds(reads: Reads, request: ListRequest): Promise<IdPage>
   // tag's icons one by one (a typical tag has a few hundred: under 1 ms).
   const where = filterCondition(request.filter, { tagMatch: 'id-list' });
   return pageWithTotal(reads, (total) => pageStatement(request, total), Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`, 'icons');
+}
+
+export interface ListPage {
+  icons: IconRecord[];
+  total: number;
+}
+
+/** A list page's icons and total; a page after a cursor, and any page the index cannot vouch for, by SQL. */
+export async function listPage(reads: Reads, request: ListRequest): Promise<ListPage> {
+  if (!request.after) {
+    const index = listIndexOf(reads);
+    const indexed = index.page({ filter: request.filter, sort: request.sort, offset: offsetOf(request), perPage: request.perPage });
+    // An empty page has no rows to tell the versions by: SQL answers it (a rare request).
+    if (indexed && indexed.ids.length > 0) {
+      const { icons, versions } = await loadIconsAt(reads, indexed.ids);
+      if (versions && sameVersions(versions, indexed)) return { icons, total: indexed.total };
+      index.outdated(versions);
+    }
+  }
+  const { ids, total } = await listIconIds(reads, request);
+  return { icons: await loadIconsInOrder(reads, ids), total };
 }

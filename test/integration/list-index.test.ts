@@ -1,0 +1,173 @@
+// The list index (resolvers/catalogue/list-index.ts) on the demo catalogue, on PGlite and
+// PostgreSQL: its pages and totals are the ones the SQL statements give, for every filter kind
+// and sort; a page it serves costs one statement (the rows); and a page is never served from an
+// index that an import, a download fold or an expiry has made stale: SQL answers it, and the
+// rebuilt index gives the new order.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyDownloadBatch, expireRecentDownloads, foldDownloads } from '../../prisma/download-batches.ts';
+import { SORT_KEYS, type IconFilter } from '../../resolvers/catalogue/filters.ts';
+import { listIconIds, listPage, type ListRequest } from '../../resolvers/catalogue/list-icons.ts';
+import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
+import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+
+const pgSkip = await postgresUnavailable();
+
+describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
+  const skip = kind === 'postgres' && Boolean(pgSkip);
+  let database: TestDatabase;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    if (skip) return;
+    database = await createCatalogueCopy(kind, { onQuery: (sql) => statements.push(sql) });
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const index = () => listIndexOf(database.db.reads);
+  const offsetOf = ({ page, perPage }: ListRequest) => (page - 1) * perPage;
+  /** The page through listPage, and whether the index served it: one statement, the rows', and no page statement. */
+  async function served(request: ListRequest) {
+    const before = statements.length;
+    const page = await listPage(database.db.reads, request);
+    const ran = statements.slice(before);
+    return { ids: page.icons.map((icon) => icon.id), total: page.total, fromIndex: ran.length === 1 && /\bcatalogue_version\b/.test(ran[0]!) };
+  }
+  async function bySql(request: ListRequest) {
+    const { ids, total } = await listIconIds(database.db.reads, request);
+    return { ids, total };
+  }
+
+  it.skipIf(skip)('gives the pages and totals SQL gives, for every kind of filter and sort', async () => {
+    const { prisma } = database.db;
+    await index().build();
+    const [tag] = await prisma.$queryRawUnsafe<{ slug: string }[]>(
+      'SELECT t.slug FROM tags t JOIN icon_tags it ON it.tag_id = t.id GROUP BY t.slug HAVING count(*) BETWEEN 30 AND 2000 ORDER BY t.slug LIMIT 1',
+    );
+    const [category] = await prisma.$queryRawUnsafe<{ slug: string }[]>('SELECT c.slug FROM categories c JOIN icons i ON i.category_id = c.id GROUP BY c.slug ORDER BY count(*) DESC LIMIT 1');
+    const sets = await prisma.iconSet.findMany({ select: { prefix: true }, orderBy: { prefix: 'asc' }, take: 2 });
+    const filters: IconFilter[] = [
+      {},
+      { style: 'bold' },
+      { color: 'red' },
+      { color: 'multicolor', license: 'free' },
+      { license: 'premium' },
+      // More matches than SORTED_MATCHES_UP_TO (pages.ts): the sort order is walked.
+      { license: 'free' },
+      { tag: 'has-padding' },
+      { category: category!.slug },
+      { category: category!.slug, color: 'monochrome' },
+      { tag: tag!.slug },
+      { tag: tag!.slug, license: 'free', style: 'outline' },
+      { set: sets.map(({ prefix }) => prefix) },
+      { set: [sets[0]!.prefix, 'no-such-set'], style: 'bold' },
+      // Values that name nothing: empty pages (SQL answers those: no rows tell the versions).
+      { style: 'no-such-style' },
+      { tag: 'no-such-tag' },
+      { color: 'no-such-colour' },
+    ];
+    let fromIndex = 0;
+    for (const filter of filters) {
+      for (const sort of SORT_KEYS) {
+        for (const [page, perPage] of [[1, 24], [2, 7], [3, 100], [9_999, 50]] as const) {
+          const request = { filter, sort, page, perPage };
+          const expected = await bySql(request);
+          const indexed = index().page({ filter, sort, offset: offsetOf(request), perPage });
+          expect(indexed && { ids: indexed.ids, total: indexed.total }, JSON.stringify(request)).toEqual(expected);
+          const got = await served(request);
+          expect({ ids: got.ids, total: got.total }, JSON.stringify(request)).toEqual(expected);
+          expect(got.fromIndex, JSON.stringify(request)).toBe(expected.ids.length > 0);
+          if (got.fromIndex) fromIndex++;
+        }
+      }
+    }
+    expect(fromIndex).toBeGreaterThan(100);
+  });
+
+  it.skipIf(skip)('reads the pages of concurrent requests it serves in one statement', async () => {
+    await index().build();
+    const requests = SORT_KEYS.map((sort, n) => ({ filter: { style: 'bold' }, sort, page: n + 1, perPage: 24 }));
+    const alone = [];
+    for (const request of requests) alone.push(await bySql(request));
+    const before = statements.length;
+    const together = await Promise.all(requests.map((request) => listPage(database.db.reads, request)));
+    expect(statements.length - before).toBe(1);
+    expect(together.map((page) => ({ ids: page.icons.map((icon) => icon.id), total: page.total }))).toEqual(alone);
+  });
+
+  it.skipIf(skip)('answers by SQL once an import has changed the catalogue, then serves the rebuilt index', async () => {
+    const { prisma } = database.db;
+    await index().build();
+    const request = { filter: { style: 'bold' }, sort: 'popular', page: 1, perPage: 24 } as const;
+    const first = await served(request);
+    expect(first.fromIndex).toBe(true);
+    // As an import does: an icon of the page unpublished and the catalogue version moved, in one transaction.
+    const gone = first.ids[0]!;
+    await prisma.$transaction([
+      prisma.icon.update({ where: { id: gone }, data: { published: false } }),
+      prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
+    ]);
+    const after = await served(request);
+    expect(after.fromIndex).toBe(false);
+    expect(after.ids).not.toContain(gone);
+    expect(after).toMatchObject(await bySql(request));
+    await index().build();
+    const rebuilt = await served(request);
+    expect(rebuilt).toEqual({ ...after, fromIndex: true });
+    expect(rebuilt.total).toBe(first.total - 1);
+  });
+
+  it.skipIf(skip)('answers by SQL once downloads are folded or expire, then serves the new order', async () => {
+    const { prisma } = database.db;
+    await index().build();
+    const request = { sort: 'downloads', page: 1, perPage: 10 } as const;
+    const before = await served(request);
+    expect(before.fromIndex).toBe(true);
+    const [last] = await prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM icons WHERE published ORDER BY downloads, id DESC LIMIT 1');
+    expect(before.ids).not.toContain(last!.id);
+    await applyDownloadBatch(prisma, { id: randomUUID(), ids: [{ id: last!.id, count: 1_000_000 }], slugs: [], files: [] });
+    // Applied to the day rows only: the orders have not moved, and the index still serves.
+    expect(await served(request)).toEqual(before);
+    await foldDownloads(prisma);
+    const folded = await served(request);
+    expect(folded.fromIndex).toBe(false);
+    expect(folded.ids[0]).toBe(last!.id);
+    await index().build();
+    expect(await served(request)).toEqual({ ...folded, fromIndex: true });
+
+    // The recent window's expiry moves `popular`: the folded day, moved out of the window.
+    const popular = { sort: 'popular', page: 1, perPage: 10 } as const;
+    expect((await served(popular)).ids[0]).toBe(last!.id);
+    await prisma.$executeRaw`UPDATE icon_download_days SET day = day - 400 WHERE icon_id = ${last!.id}`;
+    await expireRecentDownloads(prisma, 30);
+    const expired = await served(popular);
+    expect(expired.fromIndex).toBe(false);
+    expect(expired).toMatchObject(await bySql(popular));
+    expect(expired.ids[0]).not.toBe(last!.id);
+  });
+
+  it.skipIf(skip)('leaves colour filters to SQL when the catalogue has more colours than it has bits for', async () => {
+    const { prisma } = database.db;
+    const extra = Array.from({ length: 40 }, (_, n) => `tint-${String(n).padStart(2, '0')}`);
+    const [icon] = await prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM icons WHERE published ORDER BY id LIMIT 1');
+    await prisma.$transaction([
+      prisma.$executeRaw`UPDATE icons SET colors = colors || ${extra}::text[] WHERE id = ${icon!.id}`,
+      prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
+    ]);
+    await served({ page: 1, perPage: 1, sort: 'popular' });
+    await index().build();
+    // Colours are numbered in the database's order; the first 32 have a bit, the others go to SQL.
+    const [{ colors }] = (await prisma.$queryRawUnsafe<{ colors: string[] }[]>('SELECT array_agg(DISTINCT c ORDER BY c) AS colors FROM icons, unnest(colors) c WHERE published')) as [{ colors: string[] }];
+    expect(colors.length).toBeGreaterThan(32);
+    for (const [code, color] of colors.entries()) {
+      const request = { filter: { color }, sort: 'az', page: 1, perPage: 24 } as const;
+      const got = await served(request);
+      expect(got.fromIndex, color).toBe(code < 32);
+      expect(got, color).toMatchObject(await bySql(request));
+    }
+    expect((await served({ filter: { color: 'tint-39' }, sort: 'az', page: 1, perPage: 5 })).ids).toEqual([icon!.id]);
+    expect((await served({ filter: { style: 'bold' }, sort: 'az', page: 1, perPage: 5 })).fromIndex).toBe(true);
+  });
+});
