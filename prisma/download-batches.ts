@@ -15,6 +15,7 @@
 //
 // Concurrent statements that touch the same rows may deadlock; PostgreSQL then aborts one whole
 // statement, and its gateway runs it again later. Nothing is added twice or lost.
+import { ordersMovedCte } from './catalogue-state.ts';
 import type { PrismaClient } from './generated/client.ts';
 
 export interface DownloadBatch {
@@ -27,14 +28,6 @@ export interface DownloadBatch {
   /** Icons named by their set's prefix and their name there (a file's address). */
   files: { prefix: string; name: string; count: number }[];
 }
-
-/**
- * A CTE that moves `catalogue_state.order_version` when the statement's `updated` CTE changed any
- * icon's counts: in the same statement, so the new orders and the new version commit together
- * (the list index, resolvers/catalogue/list-index.ts, is kept by it).
- */
-const ORDERS_MOVED = (updated: string) =>
-  `orders_moved AS (UPDATE catalogue_state SET order_version = order_version + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM ${updated}))`;
 
 /** The UTC day of the database's clock, so that every gateway files a download under the same day. */
 const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
@@ -121,7 +114,7 @@ export async function foldDownloads(prisma: PrismaClient, rowsPerStatement = DOW
        ), added AS (
          UPDATE icons i SET downloads = i.downloads + p.n, recent_downloads = i.recent_downloads + p.n
          FROM per_icon p WHERE i.id = p.icon_id RETURNING i.id
-       ), ${ORDERS_MOVED('added')}, last AS (
+       ), ${ordersMovedCte('added')}, last AS (
          SELECT icon_id, day FROM due ORDER BY icon_id DESC, day DESC LIMIT 1
        )
        SELECT (SELECT count(*) FROM added)::int AS icons, (SELECT count(*) FROM due)::int AS days,
@@ -157,7 +150,7 @@ export async function expireRecentDownloads(prisma: PrismaClient, recentDays: nu
          SELECT icon_id, sum(downloads)::int AS n FROM expired GROUP BY icon_id
        ), subtracted AS (
          UPDATE icons i SET recent_downloads = i.recent_downloads - p.n FROM per_icon p WHERE i.id = p.icon_id RETURNING i.id
-       ), ${ORDERS_MOVED('subtracted')}
+       ), ${ordersMovedCte('subtracted')}
        SELECT (SELECT count(*) FROM expired)::int AS expired, (SELECT count(*) FROM taken)::int AS taken`,
       recentDays,
       rowsPerStatement,

@@ -10,6 +10,7 @@
 // import, even one that finds every set unchanged, or the embedded server's start) rebuilds.
 // The refresh itself is one statement: readers see the old vocabulary or the new, never a
 // part of it.
+import { ordersMovedCte } from '../catalogue-state.ts';
 import type { PrismaClient } from '../generated/client.ts';
 
 export interface CatalogueState {
@@ -35,14 +36,18 @@ export async function refreshSearchVocabulary(prisma: PrismaClient): Promise<voi
 /**
  * The prior of every icon's popularity (concept_breadth: how many sets draw its concept among
  * the published icons), where it changed. Popularity is generated from it and the counted
- * downloads (the icon_downloads migration says how).
+ * downloads (the icon_downloads migration says how), so a change moves the order version.
  */
 export async function refreshConceptBreadth(prisma: PrismaClient): Promise<number> {
-  return prisma.$executeRawUnsafe(
-    `UPDATE icons i SET concept_breadth = c.sets
-     FROM (SELECT concept, count(DISTINCT set_id)::int AS sets FROM icons WHERE published GROUP BY concept) c
-     WHERE i.concept = c.concept AND i.concept_breadth <> c.sets`,
+  const [row] = await prisma.$queryRawUnsafe<{ changed: number }[]>(
+    `WITH changed AS (
+       UPDATE icons i SET concept_breadth = c.sets
+       FROM (SELECT concept, count(DISTINCT set_id)::int AS sets FROM icons WHERE published GROUP BY concept) c
+       WHERE i.concept = c.concept AND i.concept_breadth <> c.sets RETURNING i.id
+     ), ${ordersMovedCte('changed')}
+     SELECT count(*)::int AS changed FROM changed`,
   );
+  return row?.changed ?? 0;
 }
 
 /** A one-word search is counted at refresh when the words it matches occur in this many icons. */

@@ -6,7 +6,7 @@ import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
 import { loadIconsAt, loadIconsInOrder, type IconRecord } from './icon-records.ts';
-import { listIndexOf, sameVersions } from './list-index/index.ts';
+import { holdsAt, listIndexOf } from './list-index/index.ts';
 import { keysetCondition, type Keyset } from './cursor.ts';
 import { filterCondition, givenFilters, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
 
@@ -102,7 +102,7 @@ export async function listPage(reads: Reads, request: ListRequest): Promise<List
     // An empty page has no rows to tell the versions by: SQL answers it (a rare request).
     if (indexed && indexed.ids.length > 0) {
       const { icons, versions } = await loadIconsAt(reads, indexed.ids);
-      if (versions && sameVersions(versions, indexed)) return { icons, total: indexed.total };
+      if (holdsAt(indexed, versions)) return { icons, total: indexed.total };
       index.outdated(versions);
     }
   }

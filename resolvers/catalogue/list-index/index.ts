@@ -4,20 +4,22 @@
 // database's work for a list miss (2 to 5 ms of PostgreSQL per page on the full catalogue, more
 // for tags and colours), and the database is what limited list misses.
 //
-// Exactness: a snapshot is read by one statement, so at one catalogue version and one order
-// version (`catalogue_state`: imports move the first, download folds and expiries the second).
-// A page from it is served only when the page's rows were read at those same versions (the
-// rows' statement reports them, icon-records.ts): the page is then the one SQL would have found
-// in that snapshot of the database. Otherwise the request is answered by SQL (list-icons.ts)
-// and the index is rebuilt in the background, one build at a time and at most one per
-// MIN_BUILD_INTERVAL_MS. A change made by hand in SQL moves neither version and is not seen
-// until the next build, as with the count cache's totals.
+// Exactness: a snapshot is read at one catalogue version (`catalogue_state.version`, which
+// imports move), its orders of `popular` and `downloads` at one order version (`order_version`,
+// which download folds and expiries and the import's refresh of the popularity prior move). A
+// page from it is served only when the page's rows were read at the same catalogue version and,
+// for those two sorts, the same order version (the rows' statement reports both,
+// icon-records.ts): the page is then the one SQL would have found in that snapshot of the
+// database. Otherwise the request is answered by SQL (list-icons.ts) and what the rows showed
+// stale is read again in the background (the whole snapshot, or the two orders alone), one read
+// at a time and at most one per MIN_BUILD_INTERVAL_MS. A change made by hand in SQL moves
+// neither version and is not seen until the next build, as with the count cache's totals.
 import { perReads, type Reads } from '../../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../filters.ts';
-import { snapshotPages, type SnapshotPages } from './pages.ts';
-import { readSnapshot, sameVersions, type CatalogueVersions } from './snapshot.ts';
+import { newTotals, snapshotPages, type SnapshotPages, type Totals } from './pages.ts';
+import { ORDER_VERSIONED_SORTS, readOrders, readSnapshot, type CatalogueVersions, type Snapshot } from './snapshot.ts';
 
-export { sameVersions, type CatalogueVersions } from './snapshot.ts';
+export type { CatalogueVersions } from './snapshot.ts';
 
 /** A stale index is rebuilt at most this often (an import moves the version once per set). */
 export const MIN_BUILD_INTERVAL_MS = 5_000;
@@ -31,28 +33,40 @@ export interface IndexedPageRequest {
 }
 
 /** A page as the index found it: icon ids, the total, and the versions it holds at. */
-export interface IndexedPage extends CatalogueVersions {
+export interface IndexedPage {
   ids: number[];
   total: number;
+  version: number;
+  /** Undefined for the sorts that no download moves (`newest`, `az`). */
+  orderVersion: number | undefined;
+}
+
+/** Whether a page from the index is the page of a database read at `versions`. */
+export function holdsAt(page: IndexedPage, versions: CatalogueVersions | undefined): boolean {
+  return versions !== undefined && versions.version === page.version && (page.orderVersion === undefined || page.orderVersion === versions.orderVersion);
 }
 
 export interface ListIndex {
-  /** The page from memory; undefined when the index is not built, is stale, or cannot check the filter. */
+  /** The page from memory; undefined when the index is not built, is stale for it, or cannot check the filter. */
   page(request: IndexedPageRequest): IndexedPage | undefined;
-  /** A page's rows were read at `versions` (undefined: none was read): stale unless they are the index's. */
+  /** A page's rows were read at `versions` (undefined: none was read): whatever they show stale is rebuilt. */
   outdated(versions: CatalogueVersions | undefined): void;
-  /** Builds the index now unless it is current (tests, warm-up); resolves once it is usable or the build failed. */
+  /** Brings the index up to date now unless it is (tests, warm-up); resolves once it is usable or the build failed. */
   build(): Promise<void>;
 }
 
-interface Built extends CatalogueVersions {
-  ids: Int32Array;
+interface Built {
+  snapshot: Snapshot;
   pages: SnapshotPages;
+  totals: Totals;
 }
 
 function createListIndex(reads: Reads): ListIndex {
   let built: Built | undefined;
+  /** The catalogue moved: everything is read again. */
   let stale = true;
+  /** Downloads moved: the orders they sort are read again. */
+  let ordersStale = false;
   let building: Promise<void> | undefined;
   let lastBuildAt = -Infinity;
 
@@ -60,10 +74,21 @@ function createListIndex(reads: Reads): ListIndex {
     building ??= (async () => {
       lastBuildAt = Date.now();
       try {
+        if (built && !stale && ordersStale) {
+          const snapshot = await readOrders(reads, built.snapshot);
+          if (snapshot) {
+            // Totals and the other orders' kept lists hold at the same catalogue version.
+            built = { snapshot, pages: snapshotPages(snapshot, built.totals), totals: built.totals };
+            ordersStale = false;
+            return;
+          }
+        }
         const snapshot = await readSnapshot(reads);
         if (!snapshot) return;
-        built = { version: snapshot.version, orderVersion: snapshot.orderVersion, ids: snapshot.ids, pages: snapshotPages(snapshot) };
+        const totals = newTotals();
+        built = { snapshot, pages: snapshotPages(snapshot, totals), totals };
         stale = false;
+        ordersStale = false;
       } catch {
         // The database is busy or down: list pages are read by SQL meanwhile (their own failures
         // reach their clients), and the next attempt waits MIN_BUILD_INTERVAL_MS.
@@ -76,19 +101,22 @@ function createListIndex(reads: Reads): ListIndex {
 
   return {
     page({ filter = {}, sort, offset, perPage }) {
-      if (stale || !built) {
+      const orderVersioned = ORDER_VERSIONED_SORTS.has(sort);
+      if (!built || stale || (orderVersioned && ordersStale)) {
         if (!building && Date.now() - lastBuildAt >= MIN_BUILD_INTERVAL_MS) void build();
         return undefined;
       }
       const found = built.pages.page(filter, sort, offset, perPage);
       if (found === 'sql') return undefined;
-      const { ids } = built;
-      return { ids: Array.from(found.positions, (position) => ids[position]!), total: found.total, version: built.version, orderVersion: built.orderVersion };
+      const { ids, version, orderVersion } = built.snapshot;
+      return { ids: Array.from(found.positions, (position) => ids[position]!), total: found.total, version, orderVersion: orderVersioned ? orderVersion : undefined };
     },
     outdated(versions) {
-      if (built && (!versions || !sameVersions(built, versions))) stale = true;
+      if (!built) return;
+      if (!versions || versions.version !== built.snapshot.version) stale = true;
+      else if (versions.orderVersion !== built.snapshot.orderVersion) ordersStale = true;
     },
-    build: () => (stale || !built ? build() : Promise.resolve()),
+    build: () => (stale || ordersStale || !built ? build() : Promise.resolve()),
   };
 }
 

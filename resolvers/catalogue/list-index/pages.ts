@@ -17,8 +17,8 @@ const MAX_SORTED_POSITIONS = 2_000_000;
 
 /** What a filter asks, resolved against a snapshot's values. */
 interface Wanted {
-  /** The shortest list of positions a filter value selects; undefined: every position. */
-  candidates: Int32Array | undefined;
+  /** The fewest positions one filter selects (several sets: their lists); undefined: every position. */
+  candidates: Int32Array[] | undefined;
   accepts: (position: number) => boolean;
   /** A tag's positions, marked while the filter is looked at (`accepts` reads the marks). */
   tag: Int32Array | undefined;
@@ -27,7 +27,7 @@ interface Wanted {
 /** The filter resolved; 'none' when a value names nothing (no icon matches), 'sql' when the index cannot check it. */
 function wantedOf(snapshot: Snapshot, filter: IconFilter, marks: Uint8Array): Wanted | 'none' | 'sql' {
   const { categories, styles, colors, sets, categoryOf, styleOf, colorsOf, premiumOf, setOf } = snapshot;
-  const lists: Int32Array[] = [];
+  const lists: Int32Array[][] = [];
   let category = -1;
   let style = -1;
   let colorBit = 0;
@@ -37,38 +37,38 @@ function wantedOf(snapshot: Snapshot, filter: IconFilter, marks: Uint8Array): Wa
   if (filter.category != null) {
     category = categories.codes.get(filter.category) ?? -1;
     if (category < 0) return 'none';
-    lists.push(categories.positions.get(filter.category)!);
+    lists.push([categories.positions.get(filter.category)!]);
   }
   if (filter.style != null) {
     style = styles.codes.get(filter.style) ?? -1;
     if (style < 0) return 'none';
-    lists.push(styles.positions.get(filter.style)!);
+    lists.push([styles.positions.get(filter.style)!]);
   }
   if (filter.color != null) {
     const code = colors.codes.get(filter.color);
     if (code === undefined) return 'none';
     if (code >= COLOR_BITS) return 'sql';
     colorBit = (1 << code) >>> 0;
-    lists.push(colors.positions.get(filter.color)!);
+    lists.push([colors.positions.get(filter.color)!]);
   }
   if (filter.license != null) {
     premium = filter.license === 'premium' ? 1 : 0;
-    if (premium === 1) lists.push(snapshot.premium);
+    if (premium === 1) lists.push([snapshot.premium]);
   }
   if (filter.set != null) {
     const prefixes = [...new Set(filter.set)].filter((prefix) => sets.codes.has(prefix));
     if (prefixes.length === 0) return 'none';
     setWanted = new Uint8Array(sets.codes.size);
     for (const prefix of prefixes) setWanted[sets.codes.get(prefix)!] = 1;
-    const setLists = prefixes.map((prefix) => sets.positions.get(prefix)!);
-    lists.push(setLists.length === 1 ? setLists[0]! : Int32Array.from(setLists.flatMap((list) => [...list])));
+    lists.push(prefixes.map((prefix) => sets.positions.get(prefix)!));
   }
   if (filter.tag != null) {
     tag = snapshot.tags.get(filter.tag);
     if (tag === undefined) return 'none';
-    lists.push(tag);
+    lists.push([tag]);
   }
-  const candidates = lists.reduce<Int32Array | undefined>((shortest, list) => (shortest && shortest.length <= list.length ? shortest : list), undefined);
+  const sizeOf = (union: Int32Array[]) => union.reduce((sum, list) => sum + list.length, 0);
+  const candidates = lists.reduce<Int32Array[] | undefined>((fewest, union) => (fewest && sizeOf(fewest) <= sizeOf(union) ? fewest : union), undefined);
   const marked = tag !== undefined;
   const accepts = (position: number) =>
     (category < 0 || categoryOf[position] === category) &&
@@ -90,16 +90,19 @@ export interface SnapshotPages {
   page(filter: IconFilter, sort: SortKey, offset: number, perPage: number): PagePositions | 'sql';
 }
 
-export function snapshotPages(snapshot: Snapshot): SnapshotPages {
+/** Totals of filters on one catalogue version (they do not depend on the order). */
+export type Totals = LRUCache<string, number>;
+export const newTotals = (): Totals => new LRUCache<string, number>({ max: MAX_TOTALS });
+
+export function snapshotPages(snapshot: Snapshot, totals = newTotals()): SnapshotPages {
   const size = snapshot.ids.length;
   const marks = new Uint8Array(size);
-  const totals = new LRUCache<string, number>({ max: MAX_TOTALS });
   const sortedMatches = new LRUCache<string, Int32Array>({ maxSize: MAX_SORTED_POSITIONS, sizeCalculation: (list) => Math.max(1, list.length) });
 
   /** Calls `visit` with each accepted position, in no order. */
   function forEachMatch({ candidates, accepts }: Wanted, visit: (position: number) => void): void {
     if (candidates) {
-      for (const position of candidates) if (accepts(position)) visit(position);
+      for (const list of candidates) for (const position of list) if (accepts(position)) visit(position);
     } else {
       for (let position = 0; position < size; position++) if (accepts(position)) visit(position);
     }

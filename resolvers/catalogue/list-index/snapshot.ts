@@ -16,14 +16,13 @@ export interface CatalogueVersions {
   orderVersion: number;
 }
 
-export const sameVersions = (a: CatalogueVersions, b: CatalogueVersions) => a.version === b.version && a.orderVersion === b.orderVersion;
-
 /** A filter's values: each value's positions, and each position's value as a code (the value's index). */
 export interface Grouped {
   positions: Map<string, Int32Array>;
   codes: Map<string, number>;
 }
 
+/** `orderVersion` is the version of the orders of `popular` and `downloads` (ORDER_PART). */
 export interface Snapshot extends CatalogueVersions {
   /** The icon id at each position. */
   ids: Int32Array;
@@ -73,7 +72,8 @@ const GROUP_CTES: Record<Group, Prisma.Sql> = {
   categories: grouped('categories', 'c.slug', 'p JOIN categories c ON c.id = p.category_id'),
   sets: grouped('sets', 's.prefix', 'p JOIN icon_sets s ON s.id = p.set_id'),
   styles: grouped('styles', 'style', 'p'),
-  colors: grouped('colors', 'c', 'p, unnest(p.colors) c'),
+  // Each colour once per icon, as `colors @> ARRAY[...]` matches it.
+  colors: grouped('colors', 'u.c', 'p, LATERAL (SELECT DISTINCT c FROM unnest(p.colors) c) u'),
   tags: grouped('tags', 't.slug', 'icon_tags it JOIN tags t ON t.id = it.tag_id JOIN p ON p.id = it.icon_id'),
 };
 const COLUMNS = {
@@ -99,13 +99,16 @@ function partStatement(groups: readonly Group[], columns: readonly (keyof typeof
 }
 
 // About 2.5 s of PostgreSQL in all on the full catalogue (380,909 icons, 1,006,107 tag links):
-// the four sorts and the tag links' join are most of it. It runs once per catalogue or order version.
-const PARTS = [
+// the four sorts and the tag links' join are most of it. The catalogue's parts run once per
+// catalogue version; the orders of downloads once per order version too (ORDER_PART).
+const CATALOGUE_PARTS = [
   partStatement(['categories', 'sets', 'styles', 'colors'], ['ids', 'premium']),
   partStatement(['tags'], []),
-  partStatement([], ['popular', 'newest']),
-  partStatement([], ['downloads', 'az']),
+  partStatement([], ['newest', 'az']),
 ];
+const ORDER_PART = partStatement([], ['popular', 'downloads']);
+/** The sorts whose order moves with `order_version` (downloads; ORDER_PART reads them). */
+export const ORDER_VERSIONED_SORTS: ReadonlySet<SortKey> = new Set(['popular', 'downloads']);
 const MAX_READS = 3;
 
 /** Big-endian int4s in base64. */
@@ -134,19 +137,42 @@ function decoded(row: Record<string, unknown>): Decoded {
   return out as Decoded;
 }
 
-/** The snapshot of the published icons, or undefined when the catalogue kept changing under MAX_READS reads. */
+async function readPart(reads: Reads, statement: Prisma.Sql): Promise<Decoded | undefined> {
+  const [row] = await reads.rows<Record<string, unknown>>('list_index', statement, { planForValues: true });
+  return row && decoded(row);
+}
+
+/**
+ * The snapshot of the published icons, or undefined when imports kept changing the catalogue
+ * under MAX_READS reads. The parts must report one catalogue version; the order part's order
+ * version is the snapshot's.
+ */
 export async function readSnapshot(reads: Reads): Promise<Snapshot | undefined> {
   for (let attempt = 0; attempt < MAX_READS; attempt++) {
     const parts: Decoded[] = [];
-    for (const statement of PARTS) {
-      const [row] = await reads.rows<Record<string, unknown>>('list_index', statement, { planForValues: true });
-      if (!row) return undefined;
-      parts.push(decoded(row));
+    for (const statement of [...CATALOGUE_PARTS, ORDER_PART]) {
+      const part = await readPart(reads, statement);
+      if (!part) return undefined;
+      parts.push(part);
     }
-    const first = parts[0]!;
-    if (parts.every((part) => part.version === first.version && part.order_version === first.order_version)) return toSnapshot(Object.assign({}, ...parts) as Decoded);
+    const orders = parts.at(-1)!;
+    if (parts.every((part) => part.version === orders.version)) return toSnapshot(Object.assign({}, ...parts) as Decoded);
   }
   return undefined;
+}
+
+/** The snapshot with the orders of downloads read again; undefined when the catalogue version moved (read it whole). */
+export async function readOrders(reads: Reads, snapshot: Snapshot): Promise<Snapshot | undefined> {
+  const part = await readPart(reads, ORDER_PART);
+  if (!part || part.version !== snapshot.version) return undefined;
+  const none = new Int32Array(0);
+  const orders = { ...snapshot.orders, popular: part.popular ?? none, downloads: part.downloads ?? none };
+  return {
+    ...snapshot,
+    orderVersion: Number(part.order_version),
+    orders,
+    ranks: { ...snapshot.ranks, popular: ranksOf(orders.popular), downloads: ranksOf(orders.downloads) },
+  };
 }
 
 /** Each value with its positions (views of one array), in the order of the values. */
