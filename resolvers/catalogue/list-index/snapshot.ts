@@ -22,6 +22,9 @@ export interface Grouped {
   codes: Map<string, number>;
 }
 
+/** Each position's value of one filter, as the value's index (two bytes each while they fit). */
+export type Codes = Uint16Array | Int32Array;
+
 /** `orderVersion` is the version of the orders of `popular` and `downloads` (ORDER_PART). */
 export interface Snapshot extends CatalogueVersions {
   /** The icon id at each position. */
@@ -36,9 +39,9 @@ export interface Snapshot extends CatalogueVersions {
   colors: Grouped;
   /** Tags have positions only (an icon has several). */
   tags: Map<string, Int32Array>;
-  categoryOf: Int32Array;
-  setOf: Int32Array;
-  styleOf: Int32Array;
+  categoryOf: Codes;
+  setOf: Codes;
+  styleOf: Codes;
   /** A bit per colour code; colours past the 32nd have none. */
   colorsOf: Uint32Array;
   premiumOf: Uint8Array;
@@ -187,15 +190,16 @@ function groupsOf(sizes: GroupSizes | null | undefined, all: Int32Array = new In
   return groups;
 }
 
-/** A filter's groups, with each position's code written into `codeOf`. */
-function coded(positions: Map<string, Int32Array>, codeOf: Int32Array): Grouped {
+/** A filter's groups, and each position's code. */
+function coded(positions: Map<string, Int32Array>, size: number): { grouped: Grouped; codeOf: Codes } {
   const codes = new Map<string, number>();
+  const codeOf = positions.size <= 0x10000 ? new Uint16Array(size) : new Int32Array(size);
   for (const [value, list] of positions) {
     const code = codes.size;
     codes.set(value, code);
     for (const position of list) codeOf[position] = code;
   }
-  return { positions, codes };
+  return { grouped: { positions, codes }, codeOf };
 }
 
 function ranksOf(order: Int32Array): Int32Array {
@@ -209,9 +213,9 @@ function toSnapshot(row: Decoded): Snapshot {
   const ids = row.ids ?? none;
   const size = ids.length;
   const orders = { popular: row.popular ?? none, newest: row.newest ?? none, downloads: row.downloads ?? none, az: row.az ?? none };
-  const categoryOf = new Int32Array(size);
-  const setOf = new Int32Array(size);
-  const styleOf = new Int32Array(size);
+  const categories = coded(groupsOf(row.categories, row.categories_positions), size);
+  const sets = coded(groupsOf(row.sets, row.sets_positions), size);
+  const styles = coded(groupsOf(row.styles, row.styles_positions), size);
   const colors: Grouped = { positions: groupsOf(row.colors, row.colors_positions), codes: new Map() };
   const colorsOf = new Uint32Array(size);
   for (const [color, list] of colors.positions) {
@@ -230,14 +234,14 @@ function toSnapshot(row: Decoded): Snapshot {
     ids,
     orders,
     ranks: { popular: ranksOf(orders.popular), newest: ranksOf(orders.newest), downloads: ranksOf(orders.downloads), az: ranksOf(orders.az) },
-    categories: coded(groupsOf(row.categories, row.categories_positions), categoryOf),
-    sets: coded(groupsOf(row.sets, row.sets_positions), setOf),
-    styles: coded(groupsOf(row.styles, row.styles_positions), styleOf),
+    categories: categories.grouped,
+    sets: sets.grouped,
+    styles: styles.grouped,
     colors,
     tags: groupsOf(row.tags, row.tags_positions),
-    categoryOf,
-    setOf,
-    styleOf,
+    categoryOf: categories.codeOf,
+    setOf: sets.codeOf,
+    styleOf: styles.codeOf,
     colorsOf,
     premiumOf,
     premium,
