@@ -9,6 +9,7 @@ import { createCatalogueSchema } from '../../resolvers/schema.ts';
 import { DEFAULT_URL_TEMPLATES } from '../../resolvers/urls.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { dataOf, errorCodes, executor } from '../helpers/graphql.ts';
+import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
 
 const pgSkip = await postgresUnavailable();
 
@@ -27,6 +28,8 @@ describe.each(CATALOGUE_KINDS)('issue 14 fields on %s', (kind) => {
     if (skip) return;
     database = await createCatalogueCopy(kind, { onQuery: (sql) => statements.push(sql) });
     run = executor(database.db);
+    // Read the list index now, so that its read in the background is not counted as a request's statements.
+    await listIndexOf(database.db.reads).build();
     const { prisma } = database.db;
     const premium = await prisma.icon.findFirstOrThrow({ where: { premium: true, published: true }, orderBy: { id: 'asc' } });
     ownedId = premium.id;

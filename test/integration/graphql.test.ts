@@ -9,6 +9,7 @@ import { fileVersion } from '../../resolvers/urls.ts';
 import type { Prisma } from '../../prisma/generated/client.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { dataOf, errorCodes, executor } from '../helpers/graphql.ts';
+import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
 
 const pgSkip = await postgresUnavailable();
 
@@ -59,6 +60,8 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     if (skip) return;
     database = await createCatalogueCopy(kind, { onQuery: (sql) => statements.push(sql) });
     run = executor(database.db);
+    // Read the list index now, so that its read in the background is not counted as a request's statements.
+    await listIndexOf(database.db.reads).build();
     const { prisma } = database.db;
     const premium = await prisma.icon.findMany({ where: { premium: true, published: true }, orderBy: { id: 'asc' }, take: 2 });
     ownedSlug = premium[0]!.slug;
