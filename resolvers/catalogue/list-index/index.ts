@@ -70,14 +70,14 @@ function createListIndex(reads: Reads): ListIndex {
   let building: Promise<void> | undefined;
   let lastBuildAt = -Infinity;
 
-  function build(): Promise<void> {
+  function buildOnce(): Promise<void> {
     building ??= (async () => {
       lastBuildAt = Date.now();
       try {
         if (built && !stale && ordersStale) {
           const snapshot = await readOrders(reads, built.snapshot);
           if (snapshot) {
-            // Totals and the other orders' kept lists hold at the same catalogue version.
+            // The totals hold at the same catalogue version (the kept sorted lists start again).
             built = { snapshot, pages: snapshotPages(snapshot, built.totals), totals: built.totals };
             ordersStale = false;
             return;
@@ -103,7 +103,7 @@ function createListIndex(reads: Reads): ListIndex {
     page({ filter = {}, sort, offset, perPage }) {
       const orderVersioned = ORDER_VERSIONED_SORTS.has(sort);
       if (!built || stale || (orderVersioned && ordersStale)) {
-        if (!building && Date.now() - lastBuildAt >= MIN_BUILD_INTERVAL_MS) void build();
+        if (!building && Date.now() - lastBuildAt >= MIN_BUILD_INTERVAL_MS) void buildOnce();
         return undefined;
       }
       const found = built.pages.page(filter, sort, offset, perPage);
@@ -113,10 +113,15 @@ function createListIndex(reads: Reads): ListIndex {
     },
     outdated(versions) {
       if (!built) return;
-      if (!versions || versions.version !== built.snapshot.version) stale = true;
-      else if (versions.orderVersion !== built.snapshot.orderVersion) ordersStale = true;
+      // Versions only grow: rows read at versions the index has passed (it was read again while
+      // they were on their way) say nothing about it.
+      if (!versions || versions.version > built.snapshot.version) stale = true;
+      else if (versions.version === built.snapshot.version && versions.orderVersion > built.snapshot.orderVersion) ordersStale = true;
     },
-    build: () => (stale || ordersStale || !built ? build() : Promise.resolve()),
+    async build() {
+      // A change that lands during a read leaves the index stale again: read until it is not, a few times.
+      for (let attempt = 0; attempt < 3 && (stale || ordersStale || !built); attempt++) await buildOnce();
+    },
   };
 }
 

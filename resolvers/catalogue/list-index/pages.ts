@@ -1,6 +1,6 @@
 // Pages from one snapshot of the list index (snapshot.ts). A filter's total is counted by
-// looking through the shortest list of positions one of its values selects (a tag's, a
-// category's...), testing the others on per-icon codes, and kept. Its page is then found one of
+// looking through the fewest positions one of its filters selects (a tag's list, a category's,
+// several sets' lists...), testing the others on per-icon codes, and kept. Its page is then found one of
 // two ways, as the SQL statements do (list-icons.ts): up to SORTED_MATCHES_UP_TO matches, their
 // ranks in the sort order are sorted (a native sort of integers) and the list is kept for the
 // filter's other pages; beyond, the sort order is walked until the page is full, which with so
@@ -10,7 +10,7 @@ import { isUnfiltered, type IconFilter, type SortKey } from '../filters.ts';
 import { COLOR_BITS, type Snapshot } from './snapshot.ts';
 
 export const SORTED_MATCHES_UP_TO = 20_000;
-/** Totals kept per snapshot (filters, whatever the sort). */
+/** Totals kept per catalogue version (filters, whatever the sort). */
 const MAX_TOTALS = 20_000;
 /** Positions the sorted match lists kept per snapshot may hold in all (4 bytes each). */
 const MAX_SORTED_POSITIONS = 2_000_000;
@@ -94,7 +94,8 @@ export interface SnapshotPages {
 export type Totals = LRUCache<string, number>;
 export const newTotals = (): Totals => new LRUCache<string, number>({ max: MAX_TOTALS });
 
-export function snapshotPages(snapshot: Snapshot, totals = newTotals()): SnapshotPages {
+/** Pages of `snapshot`; `totals` are those of its catalogue version (kept across its order versions). */
+export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages {
   const size = snapshot.ids.length;
   const marks = new Uint8Array(size);
   const sortedMatches = new LRUCache<string, Int32Array>({ maxSize: MAX_SORTED_POSITIONS, sizeCalculation: (list) => Math.max(1, list.length) });

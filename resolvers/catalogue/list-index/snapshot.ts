@@ -1,5 +1,6 @@
-// The list index's data (index.ts): the published icons at one catalogue version and one order
-// version, read by one statement (so one snapshot) and held in typed arrays.
+// The list index's data (index.ts): the published icons at one catalogue version, and the
+// orders of `popular` and `downloads` at one order version, read in a few statements that each
+// report the versions they read at (readSnapshot), and held in typed arrays.
 //
 // Positions: the published icons numbered in id order. Every per-icon array is indexed by
 // position. A sort order is the list of positions in that order, computed by PostgreSQL with the
@@ -91,8 +92,9 @@ const COLUMNS = {
 /**
  * The snapshot is read in parts, each a statement that reports the versions it read at: one row
  * holding all of it (27 MB of text on the full catalogue) raised the gateway's peak memory by
- * about 100 MB. Parts that report the same versions are of the same catalogue (imports move
- * `version`, folds and expiries `order_version`); otherwise the snapshot is read again.
+ * about 100 MB. Parts that report the same catalogue version are of the same catalogue (only
+ * imports change which icons are published and their filter values); otherwise the snapshot is
+ * read again. Only the order part depends on `order_version`, and its own is the snapshot's.
  */
 function partStatement(groups: readonly Group[], columns: readonly (keyof typeof COLUMNS)[]): Prisma.Sql {
   return Prisma.sql`WITH ${Prisma.join([P, ...groups.map((group) => GROUP_CTES[group])], ',\n')}
