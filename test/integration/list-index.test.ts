@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDownloadBatch, expireRecentDownloads, foldDownloads } from '../../prisma/download-batches.ts';
 import { refreshConceptBreadth } from '../../prisma/import/refresh-search.ts';
-import { SORT_KEYS, type IconFilter } from '../../resolvers/catalogue/filters.ts';
+import { offsetOf, SORT_KEYS, type IconFilter } from '../../resolvers/catalogue/filters.ts';
 import { listIconIds, listPage, type ListRequest } from '../../resolvers/catalogue/list-icons.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
@@ -28,7 +28,6 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
   });
 
   const index = () => listIndexOf(database.db.reads);
-  const offsetOf = ({ page, perPage }: ListRequest) => (page - 1) * perPage;
   /** The page through listPage, and whether the index served it: one statement, the rows', and no page statement. */
   async function served(request: ListRequest) {
     const before = statements.length;
