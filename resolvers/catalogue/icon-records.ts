@@ -123,15 +123,14 @@ const pageRows = perReads((reads) =>
   }, MAX_PAGES_PER_STATEMENT),
 );
 
-/** Published icons by id, in the order of `ids` (ids that are not published are left out). */
-export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Promise<IconRecord[]> {
-  if (ids.length === 0) return [];
-  return (await pageRows(reads).load(ids)).icons;
-}
-
-/** As loadIconsInOrder, with the catalogue versions the rows were read at (none for no rows). */
+/** Published icons by id, in the order of `ids` (ids that are not published are left out), with the catalogue versions they were read at (none for no rows). */
 export function loadIconsAt(reads: Reads, ids: readonly number[]): Promise<PageRows> {
   return ids.length === 0 ? Promise.resolve({ icons: [], versions: undefined }) : pageRows(reads).load(ids);
+}
+
+/** Published icons by id, in the order of `ids` (ids that are not published are left out). */
+export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Promise<IconRecord[]> {
+  return (await loadIconsAt(reads, ids)).icons;
 }
 
 export interface TagRecord {

@@ -1,4 +1,4 @@
-// `icons`: a filtered, sorted page of icons plus the total. From the list index (list-index.ts)
+// `icons`: a filtered, sorted page of icons plus the total. From the list index (list-index/)
 // when it holds at the catalogue versions the page's rows were read at; otherwise by SQL: the
 // page's ids and the total in one statement (count-cache.ts: the total from memory when it was
 // counted recently at the same catalogue version), then the page's rows.
