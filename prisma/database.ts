@@ -117,11 +117,12 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   pool.on('error', () => {});
   const guarded = servingFactory(new PrismaPg(pool), poolSize, serving);
   const prisma = createClient(guarded.factory, onQuery);
+  const reads = poolReads(pool, { run: guarded.run, onQuery });
   return {
     kind: 'postgres',
     location: redactUrl(url),
     prisma,
-    reads: poolReads(pool, { run: guarded.run, onQuery }),
+    reads,
     ...(guarded.refusal && { refusal: guarded.refusal }),
     migrationAdapter: {
       adapterName: factory.adapterName,
@@ -130,6 +131,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
       connectToShadowDb: () => connectToShadowPostgres(config),
     },
     async close() {
+      await reads.close();
       await prisma.$disconnect();
       await pool.end();
     },
@@ -157,6 +159,7 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
     const exclusive = exclusiveOn(client);
     const guardedRun = guarded.run;
     const runRead: QueryRunner = guardedRun ? (query) => guardedRun(() => exclusive(query)) : exclusive;
+    const reads = poolReads(readsPool, { run: runRead, onQuery });
     const migrationAdapter: SqlMigrationAwareDriverAdapterFactory = {
       adapterName: 'pglite',
       provider: 'postgres',
@@ -173,11 +176,12 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
       kind: 'pglite',
       location: inMemory ? dataDir : resolve(dataDir),
       prisma,
-      reads: poolReads(readsPool, { run: runRead, onQuery }),
+      reads,
       migrationAdapter,
       ...(guarded.refusal && { refusal: guarded.refusal }),
       dump: () => client.dumpDataDir('none'),
       async close() {
+        await reads.close();
         await prisma.$disconnect();
         await readsPool.end();
         await client.close();

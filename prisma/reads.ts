@@ -101,18 +101,41 @@ function statementNames(max: number): (name: string, text: string) => string | u
   };
 }
 
+/** Reads that the database's `close` ends. */
+export interface PoolReads extends Reads {
+  /**
+   * Refuses new reads and resolves once those under way are done, so that the pool can be ended:
+   * pg's Pool.end leaves a query that waits for a client waiting for ever, and a background read
+   * (the list index's) may be one.
+   */
+  close(): Promise<void>;
+}
+
 /** Reads on `pool`, whose config sets `types: readTypes`. */
-export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepared = MAX_PREPARED }: ReadsOptions = {}): Reads {
+export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepared = MAX_PREPARED }: ReadsOptions = {}): PoolReads {
   const nameOf = statementNames(maxPrepared);
+  let closed = false;
+  let underWay = 0;
+  let allDone: (() => void) | undefined;
   return {
     async rows<Row extends object>(name: string, statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]> {
+      if (closed) throw new Error('the database is closed');
       const text = statement.text;
       onQuery?.(text);
       const config: pg.QueryConfig = { text, values: statement.values };
       const prepared = options?.planForValues ? undefined : nameOf(name, text);
       if (prepared !== undefined) config.name = prepared;
-      const result = await run(() => pool.query<Row & pg.QueryResultRow>(config));
-      return result.rows;
+      underWay++;
+      try {
+        const result = await run(() => pool.query<Row & pg.QueryResultRow>(config));
+        return result.rows;
+      } finally {
+        if (--underWay === 0) allDone?.();
+      }
+    },
+    async close() {
+      closed = true;
+      if (underWay > 0) await new Promise<void>((resolve) => (allDone = resolve));
     },
   };
 }
