@@ -5,6 +5,7 @@ import { ConfigError } from '../../lib/config-validation.ts';
 import { logger } from '../../lib/logger.ts';
 import { bootstrapDatabase } from '../../prisma/bootstrap.ts';
 import { openServingDatabase, type Database } from '../../prisma/database.ts';
+import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
 import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
 import { loadMesh } from './load-mesh.ts';
@@ -55,6 +56,9 @@ const boundPort = await listen(front.server, port, host).catch(async (error: unk
 });
 lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
 logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
+// The list index (list pages and search totals in memory) is read now, in the background,
+// rather than started by the first request that needs it; requests use SQL until it is read.
+void listIndexOf(db.reads).build();
 
 if (bootstrap.demoKey) {
   // The key goes to a person at a terminal only, never into a log collected from stdout.

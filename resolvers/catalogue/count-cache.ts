@@ -39,7 +39,8 @@ export interface Counted {
 }
 
 export interface VersionedIdPage extends IdPage {
-  /** `catalogue_state.search_data_version` when the page was read. */
+  /** `catalogue_state.version` and `search_data_version` when the page was read. */
+  version: number;
   searchDataVersion: number;
 }
 
@@ -107,12 +108,12 @@ export async function pageWithTotal(source: PageSource, page: PageSql, count: Pr
   const counted = cache.get(key) ?? known;
   if (counted) {
     const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, { kept: counted.total });
-    if (version === counted.version) return { ids, total: counted.total, searchDataVersion };
+    if (version === counted.version) return { ids, total: counted.total, version, searchDataVersion };
     // A total of another version (an import committed between): read the page again with its count.
     if (cache.get(key) === counted) cache.delete(key);
   }
   const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, { count });
   const held = cache.get(key);
   if (!held || held.version <= version) cache.set(key, { total, version });
-  return { ids, total, searchDataVersion };
+  return { ids, total, version, searchDataVersion };
 }

@@ -2,7 +2,10 @@
 // PostgreSQL: its pages and totals are the ones the SQL statements give, for every filter kind
 // and sort; a page it serves costs one statement (the rows); and a page is never served from an
 // index that an import, a download fold or expiry, or the refresh of popularity after an import
-// has made stale: SQL answers it, and the rebuilt index gives the new order.
+// has made stale: SQL answers it, and the rebuilt index gives the new order. Its search totals
+// are the counts SQL gives (words, prefixes, typos and their corrections, several words, every
+// kind of filter); a search whose total it counts runs one statement without a count; and after
+// an import the total is the new catalogue's.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDownloadBatch, expireRecentDownloads, foldDownloads } from '../../prisma/download-batches.ts';
@@ -10,9 +13,17 @@ import { refreshConceptBreadth } from '../../prisma/import/refresh-search.ts';
 import { offsetOf, SORT_KEYS, type IconFilter } from '../../resolvers/catalogue/filters.ts';
 import { listIconIds, listPage, type ListRequest } from '../../resolvers/catalogue/list-icons.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
+import { searchCountSql } from '../../resolvers/catalogue/search/build-query.ts';
+import { matchQueryOf, parseQuery, searchIconIds } from '../../resolvers/catalogue/search/index.ts';
+import { planSearch } from '../../resolvers/catalogue/search/plan.ts';
+import { loadVocabulary } from '../../resolvers/catalogue/search/vocabulary.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 
 const pgSkip = await postgresUnavailable();
+
+// Words (whole, short, unknown), prefixes, typos that are corrected (`arow`, `calender`,
+// `serach`), a typo with several corrections, several words, and digits.
+const QUERIES = ['home', 'arrow left', 'arow', 'calender', 'serach', 'arr', 'a', 'up', 'icon', 'outline', 'circle check', 'sine', 'weathr sun', 'no-such-word-here', 'zzzzq', 'bold duotone', '2', 'home alt'];
 
 describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
   const skip = kind === 'postgres' && Boolean(pgSkip);
@@ -35,19 +46,24 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
     const ran = statements.slice(before);
     return { ids: page.icons.map((icon) => icon.id), total: page.total, fromIndex: ran.length === 1 && /\bcatalogue_version\b/.test(ran[0]!) };
   }
+  /** A tag of 30 to 2,000 icons, the largest category and the first two sets: values for filters. */
+  async function filterValues() {
+    const { prisma } = database.db;
+    const [tag] = await prisma.$queryRawUnsafe<{ slug: string }[]>(
+      'SELECT t.slug FROM tags t JOIN icon_tags it ON it.tag_id = t.id GROUP BY t.slug HAVING count(*) BETWEEN 30 AND 2000 ORDER BY t.slug LIMIT 1',
+    );
+    const [category] = await prisma.$queryRawUnsafe<{ slug: string }[]>('SELECT c.slug FROM categories c JOIN icons i ON i.category_id = c.id GROUP BY c.slug ORDER BY count(*) DESC LIMIT 1');
+    const sets = await prisma.iconSet.findMany({ select: { prefix: true }, orderBy: { prefix: 'asc' }, take: 2 });
+    return { tag, category, sets };
+  }
   async function bySql(request: ListRequest) {
     const { ids, total } = await listIconIds(database.db.reads, request);
     return { ids, total };
   }
 
   it.skipIf(skip)('gives the pages and totals SQL gives, for every kind of filter and sort', async () => {
-    const { prisma } = database.db;
     await index().build();
-    const [tag] = await prisma.$queryRawUnsafe<{ slug: string }[]>(
-      'SELECT t.slug FROM tags t JOIN icon_tags it ON it.tag_id = t.id GROUP BY t.slug HAVING count(*) BETWEEN 30 AND 2000 ORDER BY t.slug LIMIT 1',
-    );
-    const [category] = await prisma.$queryRawUnsafe<{ slug: string }[]>('SELECT c.slug FROM categories c JOIN icons i ON i.category_id = c.id GROUP BY c.slug ORDER BY count(*) DESC LIMIT 1');
-    const sets = await prisma.iconSet.findMany({ select: { prefix: true }, orderBy: { prefix: 'asc' }, take: 2 });
+    const { tag, category, sets } = await filterValues();
     const filters: IconFilter[] = [
       {},
       { style: 'bold' },
@@ -229,5 +245,114 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
     }
     expect((await served({ filter: { color: 'tint-39' }, sort: 'az', page: 1, perPage: 5 })).ids).toEqual([icon!.id]);
     expect((await served({ filter: { style: 'bold' }, sort: 'az', page: 1, perPage: 5 })).fromIndex).toBe(true);
+  });
+
+  async function sqlTotal(q: string, filter: IconFilter) {
+    const plan = planSearch(parseQuery(q), await loadVocabulary(database.db.reads))!;
+    const [row] = await database.db.reads.rows<{ total: number }>('test_count', searchCountSql(plan, filter), { planForValues: true });
+    return { plan, total: Number(row!.total) };
+  }
+
+  it.skipIf(skip)('counts what SQL counts, for words, prefixes, typos, several words and every kind of filter', async () => {
+    await index().build();
+    const { tag, category, sets } = await filterValues();
+    const filters: IconFilter[] = [
+      {},
+      { style: 'outline' },
+      { color: 'monochrome' },
+      { license: 'premium' },
+      { category: category!.slug },
+      { tag: tag!.slug, license: 'free' },
+      { set: sets.map(({ prefix }) => prefix) },
+      { tag: 'no-such-tag' },
+    ];
+    let counted = 0;
+    let corrected = 0;
+    let nonZero = 0;
+    for (const q of QUERIES) {
+      for (const filter of filters) {
+        const { plan, total } = await sqlTotal(q, filter);
+        const indexed = index().searchTotal(matchQueryOf(plan), filter);
+        if (plan.matchNamePrefix) {
+          // Names starting with the phrase count too: SQL counts those.
+          continue;
+        }
+        expect(indexed?.total, `${q} ${JSON.stringify(filter)}`).toBe(total);
+        counted++;
+        if (plan.fixedPhrase !== null) corrected++;
+        if (total > 0) nonZero++;
+      }
+    }
+    expect(counted).toBeGreaterThan(100);
+    expect(corrected).toBeGreaterThan(10);
+    expect(nonZero).toBeGreaterThan(50);
+  });
+
+  it.skipIf(skip)('reads only the page when the index counts the total, and gives the same page and total as SQL', async () => {
+    await index().build();
+    for (const q of ['home', 'arow', 'circle check', 'weathr sun']) {
+      const request = { q, page: 1, perPage: 24 };
+      const before = statements.length;
+      const got = await searchIconIds(database.db.reads, request);
+      const ran = statements.slice(before);
+      const { total } = await sqlTotal(q, {});
+      expect(got.total, q).toBe(total);
+      expect(ran.filter((sql) => /search @@/.test(sql)), q).toHaveLength(1);
+      expect(ran.some((sql) => /counted\.total/.test(sql)), q).toBe(false);
+    }
+  });
+
+  it.skipIf(skip)('gives the new total after an import, and counts it again once the index is read again', async () => {
+    const { prisma } = database.db;
+    await index().build();
+    const q = 'calender';
+    const first = await searchIconIds(database.db.reads, { q, page: 1, perPage: 24 });
+    expect(first.total).toBeGreaterThan(1);
+    // As an import does: an icon that matches unpublished and the catalogue version moved, in one transaction.
+    await prisma.$transaction([
+      prisma.icon.update({ where: { id: first.ids[0]! }, data: { published: false } }),
+      prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
+    ]);
+    const before = statements.length;
+    const after = await searchIconIds(database.db.reads, { q, page: 1, perPage: 24 });
+    expect(after.total).toBe(first.total - 1);
+    expect(after.ids).not.toContain(first.ids[0]);
+    // The page read with the index's total saw the new version, and was read again with its count.
+    expect(statements.slice(before).some((sql) => /counted\.total/.test(sql))).toBe(true);
+    await index().build();
+    const { plan } = await sqlTotal(q, {});
+    expect(index().searchTotal(matchQueryOf(plan))?.total).toBe(first.total - 1);
+    const again = statements.length;
+    expect(await searchIconIds(database.db.reads, { q, page: 1, perPage: 24 })).toEqual(after);
+    expect(statements.slice(again).some((sql) => /counted\.total/.test(sql))).toBe(false);
+  });
+
+  it.skipIf(skip)("counts no search when a search document is not a published icon's, and SQL counts it", async () => {
+    const { prisma } = database.db;
+    const [hidden] = await prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM icons WHERE NOT published ORDER BY id LIMIT 1');
+    // A document the triggers would never leave: written by hand, with the version moved.
+    await prisma.$transaction([
+      prisma.$executeRaw`INSERT INTO icon_search_documents (id, name, popularity, search) VALUES (${hidden!.id}, 'Stray', 0, to_tsvector('simple', 'stray home'))`,
+      prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
+    ]);
+    await served({ page: 1, perPage: 1, sort: 'popular' });
+    await index().build();
+    // List pages are still served.
+    expect(index().page({ sort: 'az', offset: 0, perPage: 1 })?.ids).toHaveLength(1);
+    const { plan, total } = await sqlTotal('home', {});
+    expect(index().searchTotal(matchQueryOf(plan))).toBeUndefined();
+    expect((await searchIconIds(database.db.reads, { q: 'home', page: 1, perPage: 24 })).total).toBe(total);
+    await prisma.$executeRaw`DELETE FROM icon_search_documents WHERE id = ${hidden!.id}`;
+  });
+
+  it.skipIf(skip)('lets the database close while it is being read beside a search', async () => {
+    const copy = await createCatalogueCopy(kind);
+    const reads = copy.db.reads;
+    const building = listIndexOf(reads).build();
+    expect((await searchIconIds(reads, { q: 'arrow left', page: 1, perPage: 24 })).total).toBeGreaterThan(0);
+    // pg's Pool.end left the index's next read waiting for a client for ever, and close with it.
+    const closed = await Promise.race([copy.drop().then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 20_000, 'still open'))]);
+    expect(closed).toBe('closed');
+    await building;
   });
 });

@@ -14,12 +14,18 @@
 // stale is read again in the background (the whole snapshot, or the two orders alone), one read
 // at a time and at most one per MIN_BUILD_INTERVAL_MS. A change made by hand in SQL moves
 // neither version and is not seen until the next build, as with the count cache's totals.
+//
+// A search's total is counted here too (search-totals.ts), with the catalogue version it holds
+// at: the search reads its page alone and keeps the total only when the page was read at that
+// version (count-cache.ts), as with a total it counted itself.
 import { perReads, type Reads } from '../../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../filters.ts';
 import { newTotals, snapshotPages, type SnapshotPages, type Totals } from './pages.ts';
+import type { MatchQuery } from './search-totals.ts';
 import { ORDER_VERSIONED_SORTS, readOrders, readSnapshot, type CatalogueVersions, type Snapshot } from './snapshot.ts';
 
 export type { CatalogueVersions } from './snapshot.ts';
+export type { MatchQuery, MatchTerm } from './search-totals.ts';
 
 /** A stale index is rebuilt at most this often (an import moves the version once per set). */
 export const MIN_BUILD_INTERVAL_MS = 5_000;
@@ -49,8 +55,13 @@ export function holdsAt(page: IndexedPage, versions: CatalogueVersions | undefin
 export interface ListIndex {
   /** The page from memory; undefined when the index is not built, is stale for it, or cannot check the filter. */
   page(request: IndexedPageRequest): IndexedPage | undefined;
-  /** A page's rows were read at `versions` (undefined: none was read): whatever they show stale is rebuilt. */
-  outdated(versions: CatalogueVersions | undefined): void;
+  /** How many icons a search matches, and the catalogue version that holds at; undefined when the index is not built, is stale, or cannot check the filter. */
+  searchTotal(query: MatchQuery, filter?: IconFilter): { total: number; version: number } | undefined;
+  /**
+   * A page's rows were read at `versions` (undefined: none was read; no `orderVersion`: the rows'
+   * statement did not read it): whatever they show stale is rebuilt.
+   */
+  outdated(versions: { version: number; orderVersion?: number | undefined } | undefined): void;
   /** Brings the index up to date now unless it is (tests, warm-up); resolves once it is usable or the build failed. */
   build(): Promise<void>;
 }
@@ -99,24 +110,35 @@ function createListIndex(reads: Reads): ListIndex {
     return building;
   }
 
+  /** The built index when it is current (for the sorts of downloads too, when `orders`); otherwise starts a build, at most once per MIN_BUILD_INTERVAL_MS. */
+  function current(orders: boolean): Built | undefined {
+    if (built && !stale && !(orders && ordersStale)) return built;
+    if (!building && Date.now() - lastBuildAt >= MIN_BUILD_INTERVAL_MS) void buildOnce();
+    return undefined;
+  }
+
   return {
     page({ filter = {}, sort, offset, perPage }) {
       const orderVersioned = ORDER_VERSIONED_SORTS.has(sort);
-      if (!built || stale || (orderVersioned && ordersStale)) {
-        if (!building && Date.now() - lastBuildAt >= MIN_BUILD_INTERVAL_MS) void buildOnce();
-        return undefined;
-      }
-      const found = built.pages.page(filter, sort, offset, perPage);
+      const ready = current(orderVersioned);
+      if (!ready) return undefined;
+      const found = ready.pages.page(filter, sort, offset, perPage);
       if (found === 'sql') return undefined;
-      const { ids, version, orderVersion } = built.snapshot;
+      const { ids, version, orderVersion } = ready.snapshot;
       return { ids: Array.from(found.positions, (position) => ids[position]!), total: found.total, version, orderVersion: orderVersioned ? orderVersion : undefined };
+    },
+    searchTotal(query, filter = {}) {
+      const ready = current(false);
+      if (!ready) return undefined;
+      const total = ready.pages.searchTotal(query, filter);
+      return total === 'sql' ? undefined : { total, version: ready.snapshot.version };
     },
     outdated(versions) {
       if (!built) return;
       // Versions only grow: rows read at versions the index has passed (it was read again while
       // they were on their way) say nothing about it.
       if (!versions || versions.version > built.snapshot.version) stale = true;
-      else if (versions.version === built.snapshot.version && versions.orderVersion > built.snapshot.orderVersion) ordersStale = true;
+      else if (versions.version === built.snapshot.version && versions.orderVersion !== undefined && versions.orderVersion > built.snapshot.orderVersion) ordersStale = true;
     },
     async build() {
       // A change that lands during a read leaves the index stale again: read until it is not, a few times.

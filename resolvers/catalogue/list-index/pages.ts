@@ -7,6 +7,7 @@
 // many matches ends early (at most about 19 positions per row up to the page's end).
 import { LRUCache } from 'lru-cache';
 import { isUnfiltered, type IconFilter, type SortKey } from '../filters.ts';
+import { createMatchCounter, type MatchQuery } from './search-totals.ts';
 import { COLOR_BITS, type Snapshot } from './snapshot.ts';
 
 export const SORTED_MATCHES_UP_TO = 20_000;
@@ -88,6 +89,8 @@ export interface PagePositions {
 export interface SnapshotPages {
   /** The page's positions and the filter's total; 'sql' when the index cannot check the filter. */
   page(filter: IconFilter, sort: SortKey, offset: number, perPage: number): PagePositions | 'sql';
+  /** How many icons match a search's query and the filter; 'sql' when the index cannot check the filter or has no search words. */
+  searchTotal(query: MatchQuery, filter: IconFilter): number | 'sql';
 }
 
 /** Totals of filters on one catalogue version (they do not depend on the order). */
@@ -99,6 +102,20 @@ export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages
   const size = snapshot.ids.length;
   const marks = new Uint8Array(size);
   const sortedMatches = new LRUCache<string, Int32Array>({ maxSize: MAX_SORTED_POSITIONS, sizeCalculation: (list) => Math.max(1, list.length) });
+  const countMatches = snapshot.words && createMatchCounter(snapshot.words, size);
+
+  /** Runs `use` with the filter resolved (its tag marked meanwhile). */
+  function withWanted<T>(filter: IconFilter, use: (wanted: Wanted) => T): T | 'none' | 'sql' {
+    const wanted = wantedOf(snapshot, filter, marks);
+    if (wanted === 'sql' || wanted === 'none') return wanted;
+    const { tag } = wanted;
+    if (tag) for (const position of tag) marks[position] = 1;
+    try {
+      return use(wanted);
+    } finally {
+      if (tag) for (const position of tag) marks[position] = 0;
+    }
+  }
 
   /** Calls `visit` with each accepted position, in no order. */
   function forEachMatch({ candidates, accepts }: Wanted, visit: (position: number) => void): void {
@@ -139,12 +156,7 @@ export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages
     page(filter, sort, offset, perPage) {
       const order = snapshot.orders[sort];
       if (isUnfiltered(filter)) return { positions: order.subarray(Math.min(offset, size), Math.min(offset + perPage, size)), total: size };
-      const wanted = wantedOf(snapshot, filter, marks);
-      if (wanted === 'sql') return 'sql';
-      if (wanted === 'none') return { positions: new Int32Array(0), total: 0 };
-      const { tag } = wanted;
-      if (tag) for (const position of tag) marks[position] = 1;
-      try {
+      const found = withWanted(filter, (wanted) => {
         const filterKey = JSON.stringify([filter.category, filter.tag, filter.style, filter.color, filter.license, filter.set]);
         let total = totals.get(filterKey);
         if (total === undefined) {
@@ -162,9 +174,14 @@ export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages
           sortedMatches.set(listKey, sorted);
         }
         return { positions: sorted.subarray(offset, offset + perPage), total };
-      } finally {
-        if (tag) for (const position of tag) marks[position] = 0;
-      }
+      });
+      return found === 'none' ? { positions: new Int32Array(0), total: 0 } : found;
+    },
+    searchTotal(query, filter) {
+      if (!countMatches) return 'sql';
+      if (isUnfiltered(filter)) return countMatches(query);
+      const total = withWanted(filter, ({ accepts }) => countMatches(query, accepts));
+      return total === 'none' ? 0 : total;
     },
   };
 }

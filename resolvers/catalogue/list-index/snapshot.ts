@@ -7,6 +7,8 @@
 // ORDER BY of the list statements (filters.ts), collation included; its ranks are the inverse.
 // Each filter value (a category, set, style, colour or tag) has the list of positions it
 // selects, in no order, and per-icon codes answer "does this icon have it" for the others.
+// Each word of the search documents (a lexeme of icon_search_documents.search) has the
+// positions whose document holds it, so that a search's total is counted here (search-totals.ts).
 import { Prisma } from '../../../prisma/generated/client.ts';
 import type { Reads } from '../../../prisma/reads.ts';
 import type { SortKey } from '../filters.ts';
@@ -47,6 +49,14 @@ export interface Snapshot extends CatalogueVersions {
   colorsOf: Uint32Array;
   premiumOf: Uint8Array;
   premium: Int32Array;
+  /** Undefined when a search document is not a published icon's (the index then counts no search). */
+  words: SearchWords | undefined;
+}
+
+/** The search documents' words in code-unit order (so that the words a prefix starts are adjacent), each with its positions (in a few lists). */
+export interface SearchWords {
+  words: string[];
+  positions: Int32Array[][];
 }
 
 /** Colours with a bit in `colorsOf`; a catalogue with more leaves colour filters to SQL. */
@@ -58,14 +68,20 @@ export const COLOR_BITS = 32;
 const base64 = (bytes: string) => `encode(${bytes}, 'base64')`;
 const ordered = (order: string) => Prisma.raw(`(SELECT ${base64(`string_agg(int4send(pos), ''::bytea ORDER BY ${order})`)} FROM p)`);
 // A value's positions in no order: hashed, not sorted (a style's in order took 350 ms, 55 ms so).
-const grouped = (name: string, value: string, from: string) =>
-  Prisma.raw(`${name} AS (SELECT ${value} AS value, count(*)::int AS size, string_agg(int4send(p.pos), ''::bytea) AS positions FROM ${from} GROUP BY 1)`);
+const grouped = (name: string, value: string, from: string, position = 'p.pos') =>
+  Prisma.raw(`${name} AS (SELECT ${value} AS value, count(*)::int AS size, string_agg(int4send(${position}), ''::bytea) AS positions FROM ${from} GROUP BY 1)`);
 const groupColumns = (name: string) =>
   Prisma.raw(`(SELECT json_build_object('values', array_agg(value ORDER BY value), 'sizes', array_agg(size ORDER BY value)) FROM ${name}) AS ${name},
     (SELECT ${base64("string_agg(positions, ''::bytea ORDER BY value)")} FROM ${name}) AS ${name}_positions`);
 
-const GROUPS = ['categories', 'sets', 'styles', 'colors', 'tags'] as const;
+// The search documents' words are read in parts, each the documents of one remainder of the id:
+// all at once, the grouping outgrew PostgreSQL's work memory and took 3.6 s on the full catalogue,
+// over the gateway's statement timeout once the machine was busy; a part takes about 0.5 s. They
+// carry icon ids, not positions: a part then reads the documents alone, without the positions' CTE.
+const WORD_PARTS = ['words0', 'words1', 'words2', 'words3', 'words4', 'words5', 'words6', 'words7'] as const;
+const GROUPS = ['categories', 'sets', 'styles', 'colors', 'tags', ...WORD_PARTS] as const;
 type Group = (typeof GROUPS)[number];
+const wordsOfPart = (part: number) => `icon_search_documents d, LATERAL unnest(d.search) u WHERE d.id % ${WORD_PARTS.length} = ${part}`;
 
 const P = Prisma.sql`p AS MATERIALIZED (
     SELECT (row_number() OVER (ORDER BY id) - 1)::int AS pos, id, category_id, set_id, style, colors, premium,
@@ -79,6 +95,8 @@ const GROUP_CTES: Record<Group, Prisma.Sql> = {
   // Each colour once per icon, as `colors @> ARRAY[...]` matches it.
   colors: grouped('colors', 'u.c', 'p, LATERAL (SELECT DISTINCT c FROM unnest(p.colors) c) u'),
   tags: grouped('tags', 't.slug', 'icon_tags it JOIN tags t ON t.id = it.tag_id JOIN p ON p.id = it.icon_id'),
+  // The documents a search counts (build-query.ts), a published icon's each, its words once each.
+  ...(Object.fromEntries(WORD_PARTS.map((name, part) => [name, grouped(name, 'u.lexeme', wordsOfPart(part), 'd.id')])) as Record<(typeof WORD_PARTS)[number], Prisma.Sql>),
 };
 const COLUMNS = {
   ids: Prisma.raw(`(SELECT ${base64("string_agg(int4send(id), ''::bytea ORDER BY pos)")} FROM p) AS ids`),
@@ -104,11 +122,13 @@ function partStatement(groups: readonly Group[], columns: readonly (keyof typeof
 }
 
 // About 2.5 s of PostgreSQL in all on the full catalogue (380,909 icons, 1,006,107 tag links):
-// the four sorts and the tag links' join are most of it. The catalogue's parts run once per
+// the four sorts and the tag links' join are most of it; the search documents' words (36,108
+// words, 3,447,648 positions, 19 MB of base64) about 3.5 s more. The catalogue's parts run once per
 // catalogue version; the orders of downloads once per order version too (ORDER_PART).
 const CATALOGUE_PARTS = [
   partStatement(['categories', 'sets', 'styles', 'colors'], ['ids', 'premium']),
   partStatement(['tags'], []),
+  ...WORD_PARTS.map((part) => partStatement([part], [])),
   partStatement([], ['newest', 'az']),
 ];
 const ORDER_PART = partStatement([], ['popular', 'downloads']);
@@ -247,5 +267,31 @@ function toSnapshot(row: Decoded): Snapshot {
     colorsOf,
     premiumOf,
     premium,
+    words: searchWordsOf(
+      ids,
+      WORD_PARTS.map((part) => groupsOf(row[part], row[`${part}_positions`])),
+    ),
   };
+}
+
+/** The words' lists of icon ids (one map per part), as positions; undefined when an id is not a published icon's. */
+function searchWordsOf(ids: Int32Array, parts: Map<string, Int32Array>[]): SearchWords | undefined {
+  const positionOf = new Int32Array((ids.at(-1) ?? 0) + 1).fill(-1);
+  for (let position = 0; position < ids.length; position++) positionOf[ids[position]!] = position;
+  const lists = new Map<string, Int32Array[]>();
+  for (const part of parts) {
+    for (const [word, list] of part) {
+      for (let k = 0; k < list.length; k++) {
+        const position = positionOf[list[k]!] ?? -1;
+        if (position < 0) return undefined;
+        list[k] = position;
+      }
+      const held = lists.get(word);
+      if (held) held.push(list);
+      else lists.set(word, [list]);
+    }
+  }
+  // Code-unit order, not the database's collation: a prefix's words are then adjacent.
+  const words = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { words, positions: words.map((word) => lists.get(word)!) };
 }

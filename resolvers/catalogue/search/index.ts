@@ -5,13 +5,17 @@
 //   vocabulary.ts   search_words in memory        build-query.ts the page and count statements
 //   rank.ts         the relevance tiers
 // The statements run on the reads layer (prisma/reads.ts), page and total in one (count-cache.ts);
-// the totals of the commonest one-word searches come counted with the vocabulary.
+// the totals of the commonest one-word searches come counted with the vocabulary, and most
+// others are counted in memory by the list index (list-index/search-totals.ts), so that the
+// statement reads only the page.
 // The vocabulary typo correction reads is refreshed by the importer (prisma/import/refresh-search.ts).
 // How matching and ranking work: the README ("Search").
 import { perReads, type Reads } from '../../../prisma/reads.ts';
 import { isUnfiltered, type IconFilter, type IdPage, type PageRequest, type SortKey } from '../filters.ts';
 import { searchCountSql, searchPageSql } from './build-query.ts';
 import { pageWithTotal, type Counted } from '../count-cache.ts';
+import { listIndexOf, type MatchQuery } from '../list-index/index.ts';
+import { matchesAsPrefix } from './parse-query.ts';
 import { parseQuery } from './parse-query.ts';
 import { planSearch, type SearchPlan } from './plan.ts';
 import { vocabularyHolder, type Vocabulary } from './vocabulary.ts';
@@ -37,8 +41,11 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
   for (;;) {
     const plan = planSearch(parsed, vocabulary);
     if (!plan) return { ids: [], total: 0 };
-    const known = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
-    const { ids, total, searchDataVersion } = await pageWithTotal(reads, searchPageSql(plan, request), searchCountSql(plan, request.filter), 'search', known);
+    const kept = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
+    const counted = kept ? undefined : indexedTotal(reads, plan, request.filter);
+    const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, searchPageSql(plan, request), searchCountSql(plan, request.filter), 'search', kept ?? counted);
+    // The index counted at an older catalogue than the page's (the page was read again with its count): rebuild it.
+    if (counted && version > counted.version) listIndexOf(reads).outdated({ version });
     // Corrections decided on an older vocabulary than the page's: decided again on the current one.
     if (searchDataVersion <= vocabulary.version) return { ids, total };
     vocabulary = await vocabularies.atLeast(searchDataVersion);
@@ -62,6 +69,23 @@ function oneTokenTotal(plan: SearchPlan, vocabulary: Vocabulary): Counted | unde
   // That the token matches nothing is the vocabulary's word; it holds at the version the total was
   // counted at only if both come from one refresh (an import committed between them otherwise).
   return kept?.version === vocabulary.version ? kept : undefined;
+}
+
+/**
+ * The total counted by the list index, when the search's count is exactly `search @@
+ * plan.matching.any` (searchCountSql): not when names starting with the phrase also match.
+ */
+function indexedTotal(reads: Reads, plan: SearchPlan, filter: IconFilter | undefined): Counted | undefined {
+  if (plan.matchNamePrefix) return undefined;
+  return listIndexOf(reads).searchTotal(matchQueryOf(plan), filter);
+}
+
+/** plan.matching.any as terms: each token as typed (a prefix when long enough), or one of its corrections (prefixes). */
+export function matchQueryOf(plan: SearchPlan): MatchQuery {
+  return plan.tokens.map((token, index) => [
+    { word: token, prefix: matchesAsPrefix(token) },
+    ...plan.corrections[index]!.map((word) => ({ word, prefix: true })),
+  ]);
 }
 
 const vocabularyOf = perReads(vocabularyHolder);
