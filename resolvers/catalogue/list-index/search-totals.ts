@@ -27,15 +27,12 @@ function lowerBound(words: readonly string[], word: string): number {
   return low;
 }
 
-/** The positions of each word the term matches: the word itself, or every word it starts (adjacent in code-unit order). */
-export function listsOf({ words, positions }: SearchWords, { word, prefix }: MatchTerm): Int32Array[] {
-  const lists: Int32Array[] = [];
-  for (let index = lowerBound(words, word); index < words.length; index++) {
-    const found = words[index]!;
-    if (prefix ? !found.startsWith(word) : found !== word) break;
-    lists.push(...positions[index]!);
-  }
-  return lists;
+/** The indexes of the words the term matches: the word itself, or every word it starts (adjacent in code-unit order). */
+export function wordsOf({ words }: SearchWords, { word, prefix }: MatchTerm): { from: number; to: number } {
+  const from = lowerBound(words, word);
+  let to = from;
+  while (to < words.length && (prefix ? words[to]!.startsWith(word) : words[to] === word)) to++;
+  return { from, to };
 }
 
 /**
@@ -44,7 +41,8 @@ export function listsOf({ words, positions }: SearchWords, { word, prefix }: Mat
  * `base + t + 1`, and each call starts above every stamp the previous ones left, so nothing is
  * cleared per call. A position two terms of one token reach is stamped, and counted, once.
  */
-export function createMatchCounter(words: SearchWords, size: number): (query: MatchQuery, accepts?: (position: number) => boolean) => number {
+export function createMatchCounter(searchWords: SearchWords, size: number): (query: MatchQuery, accepts?: (position: number) => boolean) => number {
+  const { starts, positions } = searchWords;
   const stamps = new Uint32Array(size);
   let base = 0;
   return (query, accepts) => {
@@ -59,14 +57,14 @@ export function createMatchCounter(words: SearchWords, size: number): (query: Ma
       const before = base + token;
       const after = before + 1;
       for (const term of terms) {
-        for (const list of listsOf(words, term)) {
-          for (let k = 0; k < list.length; k++) {
-            const position = list[k]!;
-            if (token > 0 && stamps[position] !== before) continue;
-            if (token === 0 && stamps[position] === after) continue;
-            stamps[position] = after;
-            if (token === last && (accepts === undefined || accepts(position))) count++;
-          }
+        const { from, to } = wordsOf(searchWords, term);
+        // The matched words' positions are one run of `positions`.
+        for (let k = starts[from]!, end = starts[to]!; k < end; k++) {
+          const position = positions[k]!;
+          if (token > 0 && stamps[position] !== before) continue;
+          if (token === 0 && stamps[position] === after) continue;
+          stamps[position] = after;
+          if (token === last && (accepts === undefined || accepts(position))) count++;
         }
       }
     }
