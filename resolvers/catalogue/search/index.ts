@@ -15,8 +15,7 @@ import { isUnfiltered, type IconFilter, type IdPage, type PageRequest, type Sort
 import { searchCountSql, searchPageSql } from './build-query.ts';
 import { pageWithTotal, type Counted } from '../count-cache.ts';
 import { listIndexOf, type MatchQuery } from '../list-index/index.ts';
-import { matchesAsPrefix } from './parse-query.ts';
-import { parseQuery } from './parse-query.ts';
+import { matchesAsPrefix, parseQuery } from './parse-query.ts';
 import { planSearch, type SearchPlan } from './plan.ts';
 import { vocabularyHolder, type Vocabulary } from './vocabulary.ts';
 
