@@ -16,7 +16,7 @@ describe.skipIf(Boolean(await postgresUnavailable()))('concurrent misses of one 
     database = await createCatalogueCopy('postgres', { onQuery: (sql) => statements.push(sql) });
     key = (await createApiKey(database.db.prisma, { accountName: 'shared-misses' })).key;
     gateway = await startGatewayInProcess(database.db, { env: { ...process.env, REDIS_URL: '', REDIS_CLUSTER_NODES: '' } });
-    // The list index is read once, in the background, from the first list request on: read it
+    // The list index is read once, in the background, from the first list or search request on: read it
     // now, so that its statements are not counted as a request's.
     await listIndexOf(database.db.reads).build();
   });

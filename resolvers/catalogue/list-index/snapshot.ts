@@ -291,28 +291,26 @@ interface WordPart {
 function searchWordsOf(ids: Int32Array, parts: WordPart[]): SearchWords | undefined {
   const positionOf = new Int32Array((ids.at(-1) ?? 0) + 1).fill(-1);
   for (let position = 0; position < ids.length; position++) positionOf[ids[position]!] = position;
-  const sizes = new Map<string, number>();
-  for (const part of parts) for (const [index, word] of part.values.entries()) sizes.set(word, (sizes.get(word) ?? 0) + part.sizes[index]!);
   // Code-unit order, not the database's collation: a prefix's words are then adjacent.
-  const words = [...sizes.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const words = [...new Set(parts.flatMap((part) => part.values))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const indexOf = new Map(words.map((word, index) => [word, index]));
   const starts = new Int32Array(words.length + 1);
-  const next = new Map<string, number>();
-  for (const [index, word] of words.entries()) {
-    next.set(word, starts[index]!);
-    starts[index + 1] = starts[index]! + sizes.get(word)!;
-  }
+  for (const part of parts) for (const [index, word] of part.values.entries()) starts[indexOf.get(word)! + 1]! += part.sizes[index]!;
+  for (let index = 0; index < words.length; index++) starts[index + 1]! += starts[index]!;
+  /** Where each word's next position goes: its parts' lists follow one another. */
+  const next = starts.slice(0, words.length);
   const positions = new Int32Array(starts[words.length]!);
   for (const part of parts) {
     let from = 0;
     for (const [index, word] of part.values.entries()) {
-      let at = next.get(word)!;
-      for (let k = from, end = from + part.sizes[index]!; k < end; k++) {
+      const to = from + part.sizes[index]!;
+      const slot = indexOf.get(word)!;
+      for (let k = from; k < to; k++) {
         const position = positionOf[part.ids[k]!] ?? -1;
         if (position < 0) return undefined;
-        positions[at++] = position;
+        positions[next[slot]!++] = position;
       }
-      from += part.sizes[index]!;
-      next.set(word, at);
+      from = to;
     }
   }
   return { words, starts, positions };
