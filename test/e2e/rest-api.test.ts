@@ -247,6 +247,29 @@ describe('response shapes', () => {
     expect(byId.json).toEqual(bySlug.json);
   });
 
+  it('writes fields in the order of the specification and the operation, whichever resolves first', async () => {
+    // The routes' operations run compiled (compiled-operations.ts). Mesh's executor wrote
+    // `meta` before `data` when the items had markup, which resolves later than the rest.
+    const ITEM_ORDER = ['id', 'name', 'slug', 'category', 'style', 'license', 'attribution', 'premium', 'downloads', 'svg_url', 'url'];
+    const PAGE_META_ORDER = ['page', 'per_page', 'total', 'total_pages'];
+    const pages = [
+      { path: '/icons?include_svg=1&per_page=5', meta: [...PAGE_META_ORDER, 'missing', 'next_cursor'] },
+      { path: '/icons?per_page=5&sort=az', meta: [...PAGE_META_ORDER, 'missing', 'next_cursor'] },
+      { path: '/search?q=arrow&include_svg=1&per_page=5', meta: PAGE_META_ORDER },
+      { path: '/search?q=arrow&per_page=5', meta: PAGE_META_ORDER },
+    ];
+    for (const { path, meta } of pages) {
+      const { json } = await get(path);
+      expect(Object.keys(json), path).toEqual(['data', 'meta']);
+      expect(Object.keys(json.meta), path).toEqual(meta);
+      const svg = path.includes('include_svg=1') ? ['svg'] : [];
+      for (const item of json.data) expect(Object.keys(item), path).toEqual([...ITEM_ORDER, ...svg]);
+    }
+    const single = await get(`/icons/${freeSlug}`);
+    expect(Object.keys(single.json.data)).toEqual([...ITEM_ORDER, 'license_url', 'tags', 'svg']);
+    for (const tag of single.json.data.tags) expect(Object.keys(tag)).toEqual(['slug', 'name']);
+  });
+
   it('lists categories as {slug, name, icon_count}, ordered by name', async () => {
     const { json } = await get('/categories');
     expect(json.data.length).toBeGreaterThan(50);

@@ -18,6 +18,7 @@ import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
 import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
+import { useCompiledOperations } from './compiled-operations.ts';
 import { matchesETag, strongETag } from './etag.ts';
 import { linkHeader, pagePosition, type PagePosition } from './link-header.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -162,6 +163,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   return {
     name: 'rest-routes',
     stages: { route, handle },
+    yoga: [useCompiledOperations(new Set(table.routes.map((route) => route.document)))],
     bind(served, api) {
       const { schema } = served();
       table.bind(schema);
