@@ -252,8 +252,10 @@ async function buildGateway(): Promise<void> {
 /** This checkout's gateway as `npm start` runs it: the bundle in plain Node, with the start script's flags. */
 function startCurrentGateway(name = 'gateway', timeoutMs = START_TIMEOUT_MS): Promise<ServerChild> {
   const profiling = cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  // Extra flags for this gateway alone, to look inside it (`--trace-gc`, `--require <sampler>`).
+  const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   const start = gatewayStartCommand();
-  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: [...start.flags, ...profiling], plainNode: true, env: { ...gatewayEnv(), ...start.env }, logFile: GATEWAY_LOG, timeoutMs });
+  return startServer({ name, script: GATEWAY_BUNDLE, args: [], nodeArgs: [...start.flags, ...profiling, ...extra], plainNode: true, env: { ...gatewayEnv(), ...start.env }, logFile: GATEWAY_LOG, timeoutMs });
 }
 
 const servingLine = (server: ServerChild, logFile: string) =>
