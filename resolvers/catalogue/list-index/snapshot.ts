@@ -9,6 +9,11 @@
 // selects, in no order, and per-icon codes answer "does this icon have it" for the others.
 // Each word of the search documents (a lexeme of icon_search_documents.search) has the
 // positions whose document holds it, so that a search's total is counted here (search-totals.ts).
+//
+// Put together in the background while requests are served, in steps of at most about 25 ms
+// of the thread: in one piece it took 176 ms on the full catalogue (the words' 3.4 million
+// positions 104 ms of it), and every request waited meanwhile (bench/RESULTS.md, 2026-11-26).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Prisma } from '../../../prisma/generated/client.ts';
 import type { Reads } from '../../../prisma/reads.ts';
 import type { SortKey } from '../filters.ts';
@@ -187,7 +192,7 @@ export async function readSnapshot(reads: Reads): Promise<Snapshot | undefined> 
       parts.push(part);
     }
     const orders = parts.at(-1)!;
-    if (parts.every((part) => part.version === orders.version)) return toSnapshot(Object.assign({}, ...parts) as Decoded);
+    if (parts.every((part) => part.version === orders.version)) return await toSnapshot(Object.assign({}, ...parts) as Decoded);
   }
   return undefined;
 }
@@ -236,14 +241,17 @@ function ranksOf(order: Int32Array): Int32Array {
   return ranks;
 }
 
-function toSnapshot(row: Decoded): Snapshot {
+async function toSnapshot(row: Decoded): Promise<Snapshot> {
   const none = new Int32Array(0);
   const ids = row.ids ?? none;
   const size = ids.length;
   const orders = { popular: row.popular ?? none, newest: row.newest ?? none, downloads: row.downloads ?? none, az: row.az ?? none };
+  const ranks = { popular: ranksOf(orders.popular), newest: ranksOf(orders.newest), downloads: ranksOf(orders.downloads), az: ranksOf(orders.az) };
+  await nextTurn();
   const categories = coded(groupsOf(row.categories, row.categories_positions), size);
   const sets = coded(groupsOf(row.sets, row.sets_positions), size);
   const styles = coded(groupsOf(row.styles, row.styles_positions), size);
+  await nextTurn();
   const colors: Grouped = { positions: groupsOf(row.colors, row.colors_positions), codes: new Map() };
   const colorsOf = new Uint32Array(size);
   for (const [color, list] of colors.positions) {
@@ -256,12 +264,16 @@ function toSnapshot(row: Decoded): Snapshot {
   const premium = row.premium ?? none;
   const premiumOf = new Uint8Array(size);
   for (const position of premium) premiumOf[position] = 1;
+  const words = await searchWordsOf(
+    ids,
+    WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], ids: row[`${part}_positions`] ?? none })),
+  );
   return {
     version: Number(row.version),
     orderVersion: Number(row.order_version),
     ids,
     orders,
-    ranks: { popular: ranksOf(orders.popular), newest: ranksOf(orders.newest), downloads: ranksOf(orders.downloads), az: ranksOf(orders.az) },
+    ranks,
     categories: categories.grouped,
     sets: sets.grouped,
     styles: styles.grouped,
@@ -273,10 +285,7 @@ function toSnapshot(row: Decoded): Snapshot {
     colorsOf,
     premiumOf,
     premium,
-    words: searchWordsOf(
-      ids,
-      WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], ids: row[`${part}_positions`] ?? none })),
-    ),
+    words,
   };
 }
 
@@ -288,11 +297,14 @@ interface WordPart {
 }
 
 /** The words' lists of icon ids, read in parts, as positions; undefined when an id is not a published icon's. */
-function searchWordsOf(ids: Int32Array, parts: WordPart[]): SearchWords | undefined {
+async function searchWordsOf(ids: Int32Array, parts: WordPart[]): Promise<SearchWords | undefined> {
+  await nextTurn();
   const positionOf = new Int32Array((ids.at(-1) ?? 0) + 1).fill(-1);
   for (let position = 0; position < ids.length; position++) positionOf[ids[position]!] = position;
-  // Code-unit order, not the database's collation: a prefix's words are then adjacent.
-  const words = [...new Set(parts.flatMap((part) => part.values))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Code-unit order (sort's own order for strings), not the database's collation: a prefix's
+  // words are then adjacent.
+  const words = [...new Set(parts.flatMap((part) => part.values))].sort();
+  await nextTurn();
   const indexOf = new Map(words.map((word, index) => [word, index]));
   const starts = new Int32Array(words.length + 1);
   for (const part of parts) for (const [index, word] of part.values.entries()) starts[indexOf.get(word)! + 1]! += part.sizes[index]!;
@@ -301,6 +313,7 @@ function searchWordsOf(ids: Int32Array, parts: WordPart[]): SearchWords | undefi
   const next = starts.slice(0, words.length);
   const positions = new Int32Array(starts[words.length]!);
   for (const part of parts) {
+    await nextTurn();
     let from = 0;
     for (const [index, word] of part.values.entries()) {
       const to = from + part.sizes[index]!;
