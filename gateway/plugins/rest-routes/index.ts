@@ -2,12 +2,12 @@
 // GraphQL operation of gateway/operations/, with declared parameter rules. The plugin routes
 // (404 for unknown paths, 405 with Allow for other methods, HEAD like GET), turns parameters
 // into variables (400 naming the broken rule), runs the operation through the served schema's
-// envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does),
-// wraps the result in the route's envelope with a strong ETag (304 on If-None-Match) and, for
-// paged routes, RFC 8288 Link headers (link-header.ts), keeps finished responses for the
-// route's cache.seconds (concurrent misses of one response share its execution; kept responses
-// serve up to cacheStaleSeconds longer while the database cannot answer), and serves the
-// OpenAPI document.
+// envelope (the same context and envelop plugins as /graphql, as Yoga's SOFA plugin does; the
+// documents run compiled, compiled-operations.ts), wraps the result in the route's envelope
+// with a strong ETag (304 on If-None-Match) and, for paged routes, RFC 8288 Link headers
+// (link-header.ts), keeps finished responses for the route's cache.seconds (concurrent misses
+// of one response share its execution; kept responses serve up to cacheStaleSeconds longer
+// while the database cannot answer), and serves the OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
