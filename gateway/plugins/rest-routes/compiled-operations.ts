@@ -7,8 +7,8 @@
 //
 // Not @envelop/graphql-jit: it pins graphql-jit 0.8.7, whose responses put the fields of
 // fragment spreads after the other fields of a selection (`license_url`, `tags` and `svg`
-// before `id` in an icon), not in the order the operation asks; 0.8.9 keeps the order, and a
-// test compares the compiled routes' bodies with graphql-js's.
+// before `id` in an icon), not in the order the operation asks; 0.8.9 keeps the order (a test
+// in rest-api.test.ts checks the specification's order on pages and single icons).
 import { makeExecute } from '@envelop/core';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
