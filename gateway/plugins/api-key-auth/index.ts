@@ -6,6 +6,7 @@
 // keyStaleSeconds old still serve. The caller's account reaches the resolvers, which
 // is what lets an owner see premium markup. Missing or invalid keys get 401 before any work is
 // done; keys never reach a log line.
+import { setTimeout as delay } from 'node:timers/promises';
 import { whenReady } from '../../../lib/maybe-promise.ts';
 import { checkApiKey, createKeyToucher, findApiKeyRecord, publicIdOf, type ApiKeyRecord } from '../../../prisma/accounts/api-keys.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
@@ -76,7 +77,7 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
       // looking up a public id no key has; a database that does not answer is the readiness
       // probe's business, not the start's.
       const warmUp = prisma().then((client) => findApiKeyRecord(client, NO_PUBLIC_ID));
-      await Promise.race([warmUp.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      await Promise.race([warmUp.catch(() => undefined), delay(timeoutMs, undefined, { ref: false })]);
     },
     describes: {
       securitySchemes: {
