@@ -4,6 +4,7 @@
 // brute-force, and verification stays cheap on every request.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PrismaClient } from '../generated/client.ts';
+import { ownedBytes } from '../../lib/owned-bytes.ts';
 
 const KEY_PATTERN = /^ick_([a-z0-9]{10})_([A-Za-z0-9]{32})$/;
 const PUBLIC_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -88,7 +89,7 @@ export async function findApiKeyRecord(prisma: PrismaClient, publicId: string): 
   if (!row) return null;
   return {
     key: { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit },
-    secretDigest: Buffer.from(row.secretHash, 'hex'),
+    secretDigest: ownedBytes(Buffer.from(row.secretHash, 'hex')),
     revoked: row.revokedAt !== null,
   };
 }
@@ -102,7 +103,7 @@ export function checkApiKey(record: ApiKeyRecord | null, presented: string): Ver
   const bytes = Buffer.from(presented, 'latin1'); // keys are ASCII (KEY_PATTERN)
   if (record.proven) return sameBytes(record.proven, bytes) ? record.key : undefined;
   if (!sameBytes(record.secretDigest, keyDigest(presented))) return undefined;
-  record.proven = bytes;
+  record.proven = ownedBytes(bytes); // kept with the cached record: not a slice of Buffer's shared pool
   return record.key;
 }
 

@@ -4,6 +4,8 @@
 // the anonymous limit, premium files for owners' keys and signed addresses only, CORS on files,
 // and svg_url/url resolving on the gateway's own base URL.
 import { request as httpRequest } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUrlSigner } from '../../lib/url-signing.ts';
@@ -122,6 +124,33 @@ describe('SVG files', () => {
     expectError(await get('/svg/mdi/no-such-icon-anywhere.svg'), 404);
     expectError(await get('/svg/no-such-set/home.svg'), 404);
     expectError(await get('/svg/mdi.svg'), 404);
+  });
+});
+
+describe('memory under distinct files', () => {
+  // zlib's output is a slice of a 16 KiB block; the cache of finished files kept the slice, and
+  // with it the block: 100-byte files, counted as such, each held 16 KiB (lib/owned-bytes.ts).
+  it('a compressed file kept holds its own bytes: 1,500 colours of one icon, brotli, grow array buffers by under 6 MB', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const arrayBuffers = () => {
+      collect();
+      return process.memoryUsage().arrayBuffers;
+    };
+    // A free icon large enough to be compressed (256 bytes and more).
+    const [large] = await database.db.prisma.$queryRaw<{ path: string }[]>`
+      SELECT s.prefix || '/' || i.source_name AS path FROM icons i JOIN icon_sets s ON s.id = i.set_id
+      WHERE i.published AND NOT i.premium AND length(i.body) > 600 ORDER BY i.id LIMIT 1`;
+    const headers = { 'accept-encoding': 'br', 'x-api-key': key }; // a key: 1,500 files are past the anonymous limit
+    await raw(`/svg/${large!.path}.svg`, headers); // the icon's data cached first
+    const before = arrayBuffers();
+    for (let index = 0; index < 1_500; index++) {
+      const response = await raw(`/svg/${large!.path}.svg?color=%23${index.toString(16).padStart(6, '0')}`, headers);
+      expect([response.status, response.headers['content-encoding']]).toEqual([200, 'br']);
+    }
+    const grown = arrayBuffers() - before;
+    expect(grown).toBeGreaterThan(0);
+    expect(grown).toBeLessThan(6 * 1024 * 1024);
   });
 });
 

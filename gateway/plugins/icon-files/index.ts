@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { validate, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { whenReady, type MaybePromise } from '../../../lib/maybe-promise.ts';
+import { ownedBytes } from '../../../lib/owned-bytes.ts';
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
@@ -62,8 +63,8 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
 
   /** Free icons' data by prefix/name (the same for every caller), for cacheSeconds. */
   const freeFiles = new LRUCache<string, IconFileData>({ max: 10_000, ttl: Math.max(1, options.cacheSeconds) * 1000 });
-  /** Finished bytes by content (an SVG's ETag and the coding or PNG size): safe to share. */
-  const finished = new LRUCache<string, Buffer>({ maxSize: Math.max(1, options.cacheMaxBytes), sizeCalculation: (bytes) => Math.max(1, bytes.length) });
+  /** Finished bytes by content (an SVG's ETag and the coding or PNG size): safe to share. Counted with their keys, as the response cache counts. */
+  const finished = new LRUCache<string, Buffer>({ maxSize: Math.max(1, options.cacheMaxBytes), sizeCalculation: (bytes, key) => bytes.length + key.length + 64 });
 
   async function run(exchange: Exchange, file: FileRequest): Promise<ExecutionResult> {
     if (!envelope) throw new Error('icon-files is not bound to a schema yet');
@@ -115,7 +116,9 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
   function finishedBytes(key: string, make: () => MaybePromise<Buffer>): MaybePromise<Buffer> {
     const kept = finished.get(key);
     if (kept) return kept;
-    return whenReady(make, (bytes) => {
+    return whenReady(make, (made) => {
+      // zlib's output is a slice of a 16 KiB block: kept as it is, a 100-byte file held the block.
+      const bytes = ownedBytes(made);
       finished.set(key, bytes);
       return bytes;
     });

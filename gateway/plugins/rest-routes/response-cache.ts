@@ -6,6 +6,7 @@
 // account is ever served another's. Expired responses stay until evicted or replaced: while the
 // database cannot answer, one that expired recently is better than a 503 (getStale).
 import { LRUCache } from 'lru-cache';
+import { ownedBytes } from '../../../lib/owned-bytes.ts';
 import type { PagePosition } from './link-header.ts';
 
 export interface CachedResponse {
@@ -43,8 +44,9 @@ export class ResponseCache {
     return this.entries.get(key, { allowStale: true });
   }
 
+  /** Keeps `value` for `seconds`, its body in memory of its own (ownedBytes: a slice of a shared block would hold the block). */
   set(key: string, value: CachedResponse, seconds: number): void {
-    if (seconds > 0) this.entries.set(key, value, { ttl: seconds * 1000 });
+    if (seconds > 0) this.entries.set(key, { ...value, body: ownedBytes(value.body) }, { ttl: seconds * 1000 });
   }
 }
 
