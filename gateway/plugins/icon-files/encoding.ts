@@ -22,7 +22,20 @@ export function chooseEncoding(acceptEncoding: string | undefined, bytes: number
   return 'identity';
 }
 
+/** Brotli's smallest and largest window, as log2 of its bytes. */
+const BROTLI_WINDOW = { min: constants.BROTLI_MIN_WINDOW_BITS, max: constants.BROTLI_MAX_WINDOW_BITS } as const;
+
+/**
+ * The window brotli needs for `bytes`: one that holds the whole file finds every match a larger
+ * one would. Brotli's default (4 MiB) made quality 9 set up tables of that size for every file:
+ * 585 µs for a 309-byte icon, against 23 µs with a 1 KiB window, for 4 bytes less output.
+ */
+export const brotliWindowBits = (bytes: number) => Math.min(BROTLI_WINDOW.max, Math.max(BROTLI_WINDOW.min, Math.ceil(Math.log2(Math.max(1, bytes)))));
+
 export function encode(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer {
   // Quality 9 of 11: nearly the smallest output, at a fraction of 11's time (kept once made).
-  return encoding === 'br' ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : gzipSync(body, { level: 9 });
+  if (encoding === 'gzip') return gzipSync(body, { level: 9 });
+  return brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length) },
+  });
 }
