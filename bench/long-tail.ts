@@ -23,6 +23,9 @@ export interface LongTailSettings {
 
 export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss'] as const;
 
+/** What Chromium and Firefox send for an image. */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
 const percent = (part: number, whole: number) => `${Math.round((100 * part) / Math.max(1, whole))} %`;
 
 export interface LongTail {
@@ -60,7 +63,8 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
   if (wanted('svg-miss')) {
     const urls = svgFileUrls(vocabulary.icons, settings.singleIcons, settings.seed + 4);
     notes.push(`SVG files: ${urls.length.toLocaleString('en-US')} distinct free icons' files, one in five coloured, one in five sized`);
-    scenarios.push({ id: 'svg-miss', label: 'SVG file misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
+    // As a browser asks for an <img>: compressed files are what its users get, and what the gateway keeps.
+    scenarios.push({ id: 'svg-miss', label: 'SVG file misses', path: urls.at(-1)!, urls: distinctUrls(urls), headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING } });
   }
   if (wanted('list-miss')) {
     const urls = listUrls(vocabulary.list, settings.listUrls, settings.seed + 2);

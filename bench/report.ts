@@ -21,6 +21,8 @@ export interface Scenario {
   path: string;
   /** Distinct-URL and Zipf scenarios: where each request to a gateway takes its URL from. */
   urls?: UrlSource;
+  /** Request headers besides the API key (SVG files: Accept-Encoding as browsers send it). */
+  headers?: Record<string, string>;
   /** Goal: gateway req/s at least this share of plain req/s. */
   minRatio?: number;
   /** Qualifies the goal, for example "on the demo catalogue". */

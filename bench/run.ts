@@ -584,7 +584,7 @@ async function measureScenarios(servers: MeasuredServers, list: Scenario[], capt
     const cursor = scenario.urls && gateways.has(server) ? cursorOf(scenario, server) : undefined;
     return measure({
       url: `${server.url}${scenario.path}`,
-      headers,
+      headers: { ...headers, ...scenario.headers },
       connections: settings.connections,
       warmupSeconds: settings.warmupSeconds,
       seconds,
