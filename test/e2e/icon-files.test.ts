@@ -148,9 +148,9 @@ describe('memory under distinct files', () => {
       const response = await raw(`/svg/${large!.path}.svg?color=%23${index.toString(16).padStart(6, '0')}`, headers);
       expect([response.status, response.headers['content-encoding']]).toEqual([200, 'br']);
     }
-    const grown = arrayBuffers() - before;
-    expect(grown).toBeGreaterThan(0);
-    expect(grown).toBeLessThan(6 * 1024 * 1024);
+    // Kept as zlib made them, the 1,500 files held 24.6 MB; buffers the earlier tests left can be
+    // collected meanwhile, so the difference may even be below zero.
+    expect(arrayBuffers() - before).toBeLessThan(6 * 1024 * 1024);
   });
 });
 
