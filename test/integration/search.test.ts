@@ -400,7 +400,8 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
   it.skipIf(skip)('a one-word search that walks the documents in rank order returns the pages of ranking every match', async () => {
     // On the full catalogue only words of 10,000+ icons walk, 2,000+ documents; here every walk
     // length from one document to all of them, so that each way of building the page is taken:
-    // the walk alone, the name tier then the walk, and ranking everything after a short walk.
+    // the walk alone, the name tier then the walk, and after a short walk the second tier through
+    // its index (icon_search_documents_tagged_idx), with the last tier or without it.
     const current = await loadVocabulary(reads);
     // Words whose name tier is mostly whole words or not (line, round), whose tags and categories
     // both match (home, face, automation, weather), or only a category (smileys); and typos of them.
