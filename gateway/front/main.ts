@@ -6,6 +6,7 @@ import { logger } from '../../lib/logger.ts';
 import { bootstrapDatabase } from '../../prisma/bootstrap.ts';
 import { openServingDatabase, type Database } from '../../prisma/database.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
+import { preloadSearchVocabulary } from '../../resolvers/catalogue/search/index.ts';
 import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
 import { loadMesh } from './load-mesh.ts';
@@ -58,7 +59,9 @@ lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (re
 logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
 // The list index (list pages and search totals in memory) is read now, in the background,
 // rather than started by the first request that needs it; requests use SQL until it is read.
+// So is the search vocabulary, which the first search waited for.
 void listIndexOf(db.reads).build();
+void preloadSearchVocabulary(db.reads);
 
 if (bootstrap.demoKey) {
   // The key goes to a person at a terminal only, never into a log collected from stdout.

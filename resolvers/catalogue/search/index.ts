@@ -88,3 +88,13 @@ export function matchQueryOf(plan: SearchPlan): MatchQuery {
 }
 
 const vocabularyOf = perReads(vocabularyHolder);
+
+/**
+ * Loads the search vocabulary now (the gateway's start), so that the first search does not wait
+ * for it; a failed load is not kept, and the first search tries again.
+ */
+export async function preloadSearchVocabulary(reads: Reads): Promise<void> {
+  await vocabularyOf(reads)
+    .current()
+    .catch(() => undefined);
+}
