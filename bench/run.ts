@@ -47,6 +47,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative } from 'node:path';
+import { waitUntilQuiet } from './settle.ts';
 import { mustSucceed, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { copyDataDirectory, describeTarget, describeThisCheckout, prepareComparedBuild, resolveCompareTarget, type ComparedBuild, type CompareTarget } from './compare.ts';
 import { hitRate } from './cache-header.ts';
@@ -96,6 +97,8 @@ const PROFILE_DIR = join(OUT_DIR, 'profiles');
 
 const BOOTSTRAP_TIMEOUT_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 3 * 60_000;
+/** How long measuring waits for the gateways to finish their start-up work. */
+const SETTLE_TIMEOUT_MS = 2 * 60_000;
 const DEFAULT_ICON = 'mdi-home';
 const GRAPHQL_QUERY = '{icons(perPage:24){data{id slug name}}}';
 /** A generous ceiling on gateway req/s, to tell whether a reused key has enough left this hour. */
@@ -707,6 +710,7 @@ async function main(): Promise<number> {
   if (old) await checkComparedAnswers(old, list, captured, key);
   const catalogue = await catalogueSize(gateway, key);
   const plainServers = await startPlainServers(list, captured, key);
+  await settleGateways([gateway, ...(old ? [old] : [])]);
   const results = await measureScenarios({ gateway, ...(old ? { old } : {}), ...plainServers }, list, captured, key);
 
   const figures = await gatewayFigures(gateway);
@@ -755,6 +759,17 @@ async function main(): Promise<number> {
   log();
   log(`Appended to ${rel(RESULTS_FILE)}.`);
   return problems.lines.length ? 1 : 0;
+}
+
+/** Measuring starts once the gateways' start-up work (list index, search vocabulary) is done (bench/settle.ts). */
+async function settleGateways(gateways: ServerChild[]): Promise<void> {
+  log('Waiting until the gateways are quiet (their list index and vocabulary read)...');
+  const waited = await waitUntilQuiet(
+    gateways.map((server) => server.pid),
+    databaseUrl,
+    SETTLE_TIMEOUT_MS,
+  );
+  log(waited === undefined ? `  still busy after ${SETTLE_TIMEOUT_MS / 1000} s: measuring anyway` : `  quiet after ${waited.toFixed(1)} s`);
 }
 
 async function stopChildren(): Promise<void> {

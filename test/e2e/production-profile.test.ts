@@ -197,7 +197,7 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
     );
   });
 
-  it('with LOG_LEVEL=warn still says when it serves, but writes no access lines', async () => {
+  it('with LOG_LEVEL=warn still says when it serves and when its list index is ready, but writes no access lines', async () => {
     const gateway = await startGatewayProcess({ ...env, LOG_LEVEL: 'warn' });
     try {
       const { key } = await createApiKey(database.db.prisma, { accountName: `quiet-${Date.now()}` });
@@ -205,6 +205,8 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
       await new Promise((done) => setTimeout(done, 1_200)); // one flush interval
       expect(gateway.output()).toMatch(/"msg":"Serving on http/);
       expect(gateway.output()).not.toContain('"msg":"request"');
+      const published = await database.db.prisma.icon.count({ where: { published: true } });
+      await expect.poll(() => /"msg":"List index ready: ([\d,]+) icons, read in [\d.]+ s"/.exec(gateway.output())?.[1], { timeout: 30_000 }).toBe(published.toLocaleString('en-US'));
     } finally {
       await gateway.close();
     }

@@ -62,8 +62,11 @@ export interface ListIndex {
    * statement did not read it): whatever they show stale is rebuilt.
    */
   outdated(versions: { version: number; orderVersion?: number | undefined } | undefined): void;
-  /** Brings the index up to date now unless it is (tests, warm-up); resolves once it is usable or the build failed. */
-  build(): Promise<void>;
+  /**
+   * Brings the index up to date now unless it is (tests, warm-up); resolves once it is usable,
+   * with the number of icons it holds, or once the build failed, with undefined.
+   */
+  build(): Promise<number | undefined>;
 }
 
 interface Built {
@@ -143,6 +146,7 @@ function createListIndex(reads: Reads): ListIndex {
     async build() {
       // A change that lands during a read leaves the index stale again: read until it is not, a few times.
       for (let attempt = 0; attempt < 3 && (stale || ordersStale || !built); attempt++) await buildOnce();
+      return built && !stale ? built.snapshot.ids.length : undefined;
     },
   };
 }
