@@ -73,45 +73,52 @@ export interface SearchWords {
 /** Colours with a bit in `colorsOf`; a catalogue with more leaves colour filters to SQL. */
 export const COLOR_BITS = 32;
 
-// Positions travel as big-endian int4s (int4send) in base64 text, which decodes in a few
+// Icon ids travel as big-endian int4s (int4send) in base64 text, which decodes in a few
 // milliseconds where a 380,909-element int[] text takes pg's array parser far longer; base64, not
-// bytea's hex, because the whole snapshot is one row held in memory at once (27 MB, not 44).
+// bytea's hex, because a part is one row held in memory at once. Every list is of icon ids, made
+// positions here (toSnapshot): numbering the icons in SQL (row_number() over a materialized copy
+// of the published icons, which every part that needed positions computed again) was a scan of
+// the wide icon rows and a sort on disk, 1 to 2 s of each such part on the full catalogue.
 const base64 = (bytes: string) => `encode(${bytes}, 'base64')`;
-const ordered = (order: string) => Prisma.raw(`(SELECT ${base64(`string_agg(int4send(pos), ''::bytea ORDER BY ${order})`)} FROM p)`);
-// A value's positions in no order: hashed, not sorted (a style's in order took 350 ms, 55 ms so).
-const grouped = (name: string, value: string, from: string, position = 'p.pos') =>
-  Prisma.raw(`${name} AS (SELECT ${value} AS value, count(*)::int AS size, string_agg(int4send(${position}), ''::bytea) AS positions FROM ${from} GROUP BY 1)`);
+// A sort order is read from its sorted subquery, which PostgreSQL walks in its list statements'
+// index (an index-only scan, no sort); the aggregate keeps its input's order when nothing but
+// the aggregate is above it (PostgreSQL's documentation on aggregate expressions). An ORDER BY
+// inside string_agg would sort again, as PostgreSQL 15 does for ordered aggregates: az 870 ms
+// against 445.
+const ordered = (order: string) =>
+  Prisma.raw(`(SELECT ${base64("string_agg(int4send(id), ''::bytea)")} FROM (SELECT id FROM icons WHERE published ORDER BY ${order}) o)`);
+// A value's ids in no order: hashed, not sorted (a style's in order took 350 ms, 55 ms so).
+const grouped = (name: string, value: string, from: string, id = 'i.id') =>
+  Prisma.raw(`${name} AS (SELECT ${value} AS value, count(*)::int AS size, string_agg(int4send(${id}), ''::bytea) AS ids FROM ${from} GROUP BY 1)`);
 const groupColumns = (name: string) =>
   Prisma.raw(`(SELECT json_build_object('values', array_agg(value ORDER BY value), 'sizes', array_agg(size ORDER BY value)) FROM ${name}) AS ${name},
-    (SELECT ${base64("string_agg(positions, ''::bytea ORDER BY value)")} FROM ${name}) AS ${name}_positions`);
+    (SELECT ${base64("string_agg(ids, ''::bytea ORDER BY value)")} FROM ${name}) AS ${name}_ids`);
 
 // The search documents' words are read in parts, each the documents of one remainder of the id:
 // all at once, the grouping outgrew PostgreSQL's work memory and took 3.6 s on the full catalogue,
-// over the gateway's statement timeout once the machine was busy; a part takes about 0.5 s. They
-// carry icon ids, not positions: a part then reads the documents alone, without the positions' CTE.
+// over the gateway's statement timeout once the machine was busy; a part takes about 0.5 s.
 const WORD_PARTS = ['words0', 'words1', 'words2', 'words3', 'words4', 'words5', 'words6', 'words7'] as const;
 const GROUPS = ['categories', 'sets', 'styles', 'colors', 'tags', ...WORD_PARTS] as const;
 type Group = (typeof GROUPS)[number];
 const wordsOfPart = (part: number) => `icon_search_documents d, LATERAL unnest(d.search) u WHERE d.id % ${WORD_PARTS.length} = ${part}`;
 
-const P = Prisma.sql`p AS MATERIALIZED (
-    SELECT (row_number() OVER (ORDER BY id) - 1)::int AS pos, id, category_id, set_id, style, colors, premium,
-      popularity, published_at, downloads, name
-    FROM icons WHERE published
-  )`;
+/** The published icons' filter columns, read once (one scan of the icon rows) for the groups that need them. */
+const PUBLISHED = Prisma.sql`i AS MATERIALIZED (SELECT id, category_id, set_id, style, colors FROM icons WHERE published)`;
 const GROUP_CTES: Record<Group, Prisma.Sql> = {
-  categories: grouped('categories', 'c.slug', 'p JOIN categories c ON c.id = p.category_id'),
-  sets: grouped('sets', 's.prefix', 'p JOIN icon_sets s ON s.id = p.set_id'),
-  styles: grouped('styles', 'style', 'p'),
+  categories: grouped('categories', 'c.slug', 'i JOIN categories c ON c.id = i.category_id'),
+  sets: grouped('sets', 's.prefix', 'i JOIN icon_sets s ON s.id = i.set_id'),
+  styles: grouped('styles', 'style', 'i'),
   // Each colour once per icon, as `colors @> ARRAY[...]` matches it.
-  colors: grouped('colors', 'u.c', 'p, LATERAL (SELECT DISTINCT c FROM unnest(p.colors) c) u'),
-  tags: grouped('tags', 't.slug', 'icon_tags it JOIN tags t ON t.id = it.tag_id JOIN p ON p.id = it.icon_id'),
+  colors: grouped('colors', 'u.c', 'i, LATERAL (SELECT DISTINCT c FROM unnest(i.colors) c) u'),
+  tags: grouped('tags', 't.slug', 'icon_tags it JOIN tags t ON t.id = it.tag_id JOIN icons ic ON ic.id = it.icon_id AND ic.published', 'it.icon_id'),
   // The documents a search counts (build-query.ts), a published icon's each, its words once each.
   ...(Object.fromEntries(WORD_PARTS.map((name, part) => [name, grouped(name, 'u.lexeme', wordsOfPart(part), 'd.id')])) as Record<(typeof WORD_PARTS)[number], Prisma.Sql>),
 };
+/** The groups that read PUBLISHED. */
+const OF_PUBLISHED: ReadonlySet<Group> = new Set(['categories', 'sets', 'styles', 'colors']);
 const COLUMNS = {
-  ids: Prisma.raw(`(SELECT ${base64("string_agg(int4send(id), ''::bytea ORDER BY pos)")} FROM p) AS ids`),
-  premium: Prisma.raw(`(SELECT ${base64("string_agg(int4send(pos), ''::bytea)")} FROM p WHERE premium) AS premium`),
+  ids: Prisma.sql`${ordered('id')} AS ids`,
+  premium: Prisma.raw(`(SELECT ${base64("string_agg(int4send(id), ''::bytea)")} FROM icons WHERE published AND premium) AS premium`),
   popular: Prisma.sql`${ordered('popularity DESC, id')} AS popular`,
   newest: Prisma.sql`${ordered('published_at DESC, id')} AS newest`,
   downloads: Prisma.sql`${ordered('downloads DESC, id')} AS downloads`,
@@ -126,16 +133,17 @@ const COLUMNS = {
  * read again. Only the order part depends on `order_version`, and its own is the snapshot's.
  */
 function partStatement(groups: readonly Group[], columns: readonly (keyof typeof COLUMNS)[]): Prisma.Sql {
-  return Prisma.sql`WITH ${Prisma.join([P, ...groups.map((group) => GROUP_CTES[group])], ',\n')}
+  const ctes = [...(groups.some((group) => OF_PUBLISHED.has(group)) ? [PUBLISHED] : []), ...groups.map((group) => GROUP_CTES[group])];
+  return Prisma.sql`${ctes.length ? Prisma.sql`WITH ${Prisma.join(ctes, ',\n')}` : Prisma.empty}
   SELECT (SELECT version FROM catalogue_state WHERE id = 1) AS version,
     (SELECT order_version FROM catalogue_state WHERE id = 1) AS order_version,
     ${Prisma.join([...columns.map((column) => COLUMNS[column]), ...groups.map(groupColumns)], ',\n')}`;
 }
 
-// About 2.5 s of PostgreSQL in all on the full catalogue (380,909 icons, 1,006,107 tag links):
-// the four sorts and the tag links' join are most of it; the search documents' words (36,108
-// words, 3,447,648 positions, 19 MB of base64) about 3.5 s more. The catalogue's parts run once per
-// catalogue version; the orders of downloads once per order version too (ORDER_PART).
+// On the full catalogue (380,909 icons, 1,006,107 tag links, 36,108 words with 3,447,648
+// positions): the filters' part about 1 s, the tags' about 1 s, each of the 8 words' parts
+// about 0.5 s, each sort order 0.1 to 0.45 s (bench/RESULTS.md, 2026-11-26). The catalogue's
+// parts run once per catalogue version; the orders of downloads once per order version too.
 const CATALOGUE_PARTS = [
   partStatement(['categories', 'sets', 'styles', 'colors'], ['ids', 'premium']),
   partStatement(['tags'], []),
@@ -154,7 +162,7 @@ interface GroupSizes {
   sizes: number[] | null;
 }
 
-type Decoded = { version: number; order_version: number } & Partial<Record<keyof typeof COLUMNS | `${Group}_positions`, Int32Array>> &
+type Decoded = { version: number; order_version: number } & Partial<Record<keyof typeof COLUMNS | `${Group}_ids`, Int32Array>> &
   Partial<Record<Group, GroupSizes | null>>;
 
 function int32s(packed: Packed): Int32Array {
@@ -169,7 +177,7 @@ function int32s(packed: Packed): Int32Array {
 /** A part's row with its packed columns decoded, so that their text can go before the next part arrives. */
 function decoded(row: Record<string, unknown>): Decoded {
   const out: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) out[column] = column in COLUMNS || column.endsWith('_positions') ? int32s(value as Packed) : value;
+  for (const [column, value] of Object.entries(row)) out[column] = column in COLUMNS || column.endsWith('_ids') ? int32s(value as Packed) : value;
   return out as Decoded;
 }
 
@@ -192,7 +200,10 @@ export async function readSnapshot(reads: Reads): Promise<Snapshot | undefined> 
       parts.push(part);
     }
     const orders = parts.at(-1)!;
-    if (parts.every((part) => part.version === orders.version)) return await toSnapshot(Object.assign({}, ...parts) as Decoded);
+    if (parts.every((part) => part.version === orders.version)) {
+      const snapshot = await toSnapshot(Object.assign({}, ...parts) as Decoded);
+      if (snapshot) return snapshot;
+    }
   }
   return undefined;
 }
@@ -202,7 +213,11 @@ export async function readOrders(reads: Reads, snapshot: Snapshot): Promise<Snap
   const part = await readPart(reads, ORDER_PART);
   if (!part || part.version !== snapshot.version) return undefined;
   const none = new Int32Array(0);
-  const orders = { ...snapshot.orders, popular: part.popular ?? none, downloads: part.downloads ?? none };
+  const positionOf = positionsById(snapshot.ids);
+  const popular = asPositions(part.popular ?? none, positionOf);
+  const downloads = asPositions(part.downloads ?? none, positionOf);
+  if (!popular || !downloads) return undefined;
+  const orders = { ...snapshot.orders, popular, downloads };
   return {
     ...snapshot,
     orderVersion: Number(part.order_version),
@@ -235,24 +250,51 @@ function coded(positions: Map<string, Int32Array>, size: number): { grouped: Gro
   return { grouped: { positions, codes }, codeOf };
 }
 
+/** Each icon id's position (-1: not a published icon), from the ids in position order. */
+function positionsById(ids: Int32Array): Int32Array {
+  const positionOf = new Int32Array((ids.at(-1) ?? 0) + 1).fill(-1);
+  for (let position = 0; position < ids.length; position++) positionOf[ids[position]!] = position;
+  return positionOf;
+}
+
+/**
+ * `ids` made positions, in place; undefined when one is not a published icon's (parts that
+ * report one catalogue version hold the same icons, so that is a catalogue read in between).
+ */
+function asPositions(ids: Int32Array, positionOf: Int32Array): Int32Array | undefined {
+  for (let k = 0; k < ids.length; k++) {
+    const position = positionOf[ids[k]!] ?? -1;
+    if (position < 0) return undefined;
+    ids[k] = position;
+  }
+  return ids;
+}
+
 function ranksOf(order: Int32Array): Int32Array {
   const ranks = new Int32Array(order.length);
   for (let rank = 0; rank < order.length; rank++) ranks[order[rank]!] = rank;
   return ranks;
 }
 
-async function toSnapshot(row: Decoded): Promise<Snapshot> {
+/** Undefined when a list holds an icon that is not published at the snapshot's version. */
+async function toSnapshot(row: Decoded): Promise<Snapshot | undefined> {
   const none = new Int32Array(0);
   const ids = row.ids ?? none;
   const size = ids.length;
+  const positionOf = positionsById(ids);
+  const listsOfIds = [row.popular, row.newest, row.downloads, row.az, row.premium, row.categories_ids, row.sets_ids, row.styles_ids, row.colors_ids, row.tags_ids];
+  for (const list of listsOfIds) {
+    if (list && !asPositions(list, positionOf)) return undefined;
+    await nextTurn();
+  }
   const orders = { popular: row.popular ?? none, newest: row.newest ?? none, downloads: row.downloads ?? none, az: row.az ?? none };
   const ranks = { popular: ranksOf(orders.popular), newest: ranksOf(orders.newest), downloads: ranksOf(orders.downloads), az: ranksOf(orders.az) };
   await nextTurn();
-  const categories = coded(groupsOf(row.categories, row.categories_positions), size);
-  const sets = coded(groupsOf(row.sets, row.sets_positions), size);
-  const styles = coded(groupsOf(row.styles, row.styles_positions), size);
+  const categories = coded(groupsOf(row.categories, row.categories_ids), size);
+  const sets = coded(groupsOf(row.sets, row.sets_ids), size);
+  const styles = coded(groupsOf(row.styles, row.styles_ids), size);
   await nextTurn();
-  const colors: Grouped = { positions: groupsOf(row.colors, row.colors_positions), codes: new Map() };
+  const colors: Grouped = { positions: groupsOf(row.colors, row.colors_ids), codes: new Map() };
   const colorsOf = new Uint32Array(size);
   for (const [color, list] of colors.positions) {
     const code = colors.codes.size;
@@ -265,8 +307,8 @@ async function toSnapshot(row: Decoded): Promise<Snapshot> {
   const premiumOf = new Uint8Array(size);
   for (const position of premium) premiumOf[position] = 1;
   const words = await searchWordsOf(
-    ids,
-    WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], ids: row[`${part}_positions`] ?? none })),
+    positionOf,
+    WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], ids: row[`${part}_ids`] ?? none })),
   );
   return {
     version: Number(row.version),
@@ -278,7 +320,7 @@ async function toSnapshot(row: Decoded): Promise<Snapshot> {
     sets: sets.grouped,
     styles: styles.grouped,
     colors,
-    tags: groupsOf(row.tags, row.tags_positions),
+    tags: groupsOf(row.tags, row.tags_ids),
     categoryOf: categories.codeOf,
     setOf: sets.codeOf,
     styleOf: styles.codeOf,
@@ -297,10 +339,8 @@ interface WordPart {
 }
 
 /** The words' lists of icon ids, read in parts, as positions; undefined when an id is not a published icon's. */
-async function searchWordsOf(ids: Int32Array, parts: WordPart[]): Promise<SearchWords | undefined> {
+async function searchWordsOf(positionOf: Int32Array, parts: WordPart[]): Promise<SearchWords | undefined> {
   await nextTurn();
-  const positionOf = new Int32Array((ids.at(-1) ?? 0) + 1).fill(-1);
-  for (let position = 0; position < ids.length; position++) positionOf[ids[position]!] = position;
   // Code-unit order (sort's own order for strings), not the database's collation: a prefix's
   // words are then adjacent.
   const words = [...new Set(parts.flatMap((part) => part.values))].sort();
