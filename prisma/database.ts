@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
@@ -13,6 +12,7 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { PGliteConnection } from './pglite-connection.ts';
 import { guardAdapterFactory, logAvailabilityChange, QueryGuard } from './query-guard.ts';
 import { poolReads, type QueryRunner, type Reads, readTypes } from './reads.ts';
 import { servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
@@ -195,12 +195,17 @@ async function openPGlite(dataDir: string, loadDataDir?: Blob, onQuery?: (sql: s
 }
 
 /**
- * A pg pool of one client on PGlite's node-postgres connection, for the reads layer's prepared
- * statements (reads.ts). The client is never closed while idle: the connection object is
- * shared by every client the pool would make, and PGlite itself stays open until `close`.
+ * A pg pool of one client on PGlite (pglite-connection.ts), for the reads layer's prepared
+ * statements (reads.ts). Each client the pool makes gets a connection of its own; the one client
+ * is never closed while idle, and PGlite itself stays open until `close`.
  */
 function pgliteReadsPool(client: PGlite): pg.Pool {
-  const pool = new pg.Pool({ ...createPgConfig(client), max: 1, idleTimeoutMillis: 0, types: readTypes } as pg.PoolConfig);
+  class PGliteClient extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connection: new PGliteConnection(client) } as pg.ClientConfig);
+    }
+  }
+  const pool = new pg.Pool({ Client: PGliteClient, max: 1, idleTimeoutMillis: 0, types: readTypes });
   // As on the server's pool: a failure of the idle client is the next read's error, not the process's.
   pool.on('error', () => {});
   return pool;

@@ -52,6 +52,20 @@ describe('PGlite', () => {
     expect(prepared).toEqual([{ name: expect.stringMatching(/^plus_/), executions: 3 }]);
   });
 
+  // pg's messages go to PGlite through prisma/pglite-connection.ts, its answers come back in
+  // chunks of the module's output buffer and are parsed by pg's parser.
+  it("reports a failing read as the database's error and reads on after it; a 5 MB answer arrives whole", async () => {
+    const db = await open({ dataDir: 'memory://' });
+    await expect(db.reads.rows('fails', Prisma.sql`SELECT 1 / (${0}::int) AS never`)).rejects.toThrow(/division by zero/);
+    await expect(db.reads.rows('missing', Prisma.sql`SELECT * FROM no_such_table`)).rejects.toThrow(/no_such_table/);
+    expect(await db.reads.rows('after', Prisma.sql`SELECT ${41}::int + 1 AS answer`)).toEqual([{ answer: 42 }]);
+    const [big] = await db.reads.rows<{ text: string }>('big', Prisma.sql`SELECT repeat('ab', ${2_500_000}::int) || 'é' AS text`);
+    expect(big!.text.length).toBe(5_000_001);
+    expect(big!.text.endsWith('abé')).toBe(true);
+    const many = await db.reads.rows<{ n: number }>('many', Prisma.sql`SELECT n FROM generate_series(1, ${20_000}::int) n`);
+    expect(many.map((row) => row.n)).toEqual(Array.from({ length: 20_000 }, (_, index) => index + 1));
+  });
+
   it("waits for a Prisma transaction on PGlite's one session instead of reading inside it", async () => {
     const db = await open({ dataDir: 'memory://' });
     await db.prisma.$executeRawUnsafe('CREATE TABLE catalogue_probe (id int)');
