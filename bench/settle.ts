@@ -1,8 +1,8 @@
 // Waits until the gateways have finished their start-up work before anything is measured. A
 // gateway serves as soon as it listens, then reads its list index and search vocabulary in the
 // background: on the full catalogue the list index's statement ran 12 s into the measured window
-// on a slow machine, and PostgreSQL gave it most of a core (single-icon misses 751-1,130 a second
-// against about 2,000 once it was done; bench/RESULTS.md, 2026-11-26 morning). Quiet means: each
+// on a slow machine, and PostgreSQL gave it most of a core (single-icon misses 909-1,130 a second
+// against 1,246-1,537 once it was done; bench/RESULTS.md, 2026-11-26 morning). Quiet means: each
 // gateway used under a tenth of a core for two samples in a row, and (with PostgreSQL) no other
 // statement is running in its database. This works for a compared older commit too, which may
 // not log when its index is ready.

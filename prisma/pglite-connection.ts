@@ -11,8 +11,8 @@
 // pg's parser decodes fields straight from the answer's bytes.
 //
 // PGlite's raw stream hands over the answer's bytes without parsing them (its other calls parse
-// every answer, whatever they return). Calls are chained: pg sends a statement's messages before its answers arrive, and the
-// next statement's only after, but `end` must wait for a call under way.
+// every answer, whatever they return). Calls are chained: pg sends a statement's messages before
+// its answers arrive, and the next statement's only after, but `end` must wait for a call under way.
 import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
 import { serialize } from 'pg-protocol';
