@@ -145,7 +145,7 @@ function modelSearch(icons: ModelIcon[], q: string, corrections = new Map<string
     else if (fixedIn(all)) tier = fixedIn(name) ? 8 : fixedIn(nameAndTags) ? 9 : 10;
     else continue;
     // Whole words before words the query only starts, in the tiers of the typed query.
-    const whole = tier <= 2 ? (lowerName + ' ').startsWith(`${phrase} `) : tier <= 5 ? tokens.every((token) => name.includes(token)) : true;
+    const whole = tier <= 2 ? `${lowerName} `.startsWith(`${phrase} `) : tier <= 5 ? tokens.every((token) => name.includes(token)) : true;
     ranked.push([icon, tier, whole ? 0 : 1]);
   }
   ranked.sort(([a, ta, pa], [b, tb, pb]) => ta - tb || pa - pb || a.name.length - b.name.length || b.popularity - a.popularity || a.id - b.id);
