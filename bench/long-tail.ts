@@ -24,7 +24,7 @@ export interface LongTailSettings {
 export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss'] as const;
 
 /** What Chromium and Firefox send for an image. */
-export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 const percent = (part: number, whole: number) => `${Math.round((100 * part) / Math.max(1, whole))} %`;
 

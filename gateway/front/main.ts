@@ -59,9 +59,7 @@ lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (re
 logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
 // The list index (list pages and search totals in memory) is read now, in the background,
 // rather than started by the first request that needs it; requests use SQL until it is read.
-// So is the search vocabulary, which the first search waited for.
-// Its line tells an operator (and the benchmark, which measures only after it) that pages and
-// totals are served from memory from now on.
+// The line it logs tells an operator that pages and totals come from memory from then on.
 const indexStarted = performance.now();
 void listIndexOf(db.reads)
   .build()
@@ -69,10 +67,11 @@ void listIndexOf(db.reads)
     lifecycle.info({
       msg:
         icons === undefined
-          ? 'List index not read (the database was busy or down): list pages are read by SQL until a later request reads it'
+          ? 'List index not read (the database was busy or down, or imports kept changing the catalogue): list pages are read by SQL until a later request reads it'
           : `List index ready: ${icons.toLocaleString('en-US')} icons, read in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`,
     }),
   );
+// So is the search vocabulary, which the first search waited for.
 void preloadSearchVocabulary(db.reads);
 
 if (bootstrap.demoKey) {
