@@ -123,6 +123,12 @@ const pageRows = perReads((reads) =>
   }, MAX_PAGES_PER_STATEMENT),
 );
 
+/** The catalogue versions now: what an empty page from the list index is checked against (it has no rows to read them with). */
+export async function readCatalogueVersions(reads: Reads): Promise<CatalogueVersions | undefined> {
+  const [row] = await reads.rows<{ catalogue_version: number | null; order_version: number | null }>('catalogue_versions', Prisma.sql`SELECT ${STATE_COLUMNS}`);
+  return row?.catalogue_version == null ? undefined : { version: Number(row.catalogue_version), orderVersion: Number(row.order_version) };
+}
+
 /** Published icons by id, in the order of `ids` (ids that are not published are left out), with the catalogue versions they were read at (none for no rows). */
 export function loadIconsAt(reads: Reads, ids: readonly number[]): Promise<PageRows> {
   return ids.length === 0 ? Promise.resolve({ icons: [], versions: undefined }) : pageRows(reads).load(ids);

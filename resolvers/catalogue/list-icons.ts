@@ -5,7 +5,7 @@
 import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { pageWithTotal } from './count-cache.ts';
-import { loadIconsAt, loadIconsInOrder, type IconRecord } from './icon-records.ts';
+import { loadIconsAt, loadIconsInOrder, readCatalogueVersions, type IconRecord } from './icon-records.ts';
 import { holdsAt, listIndexOf } from './list-index/index.ts';
 import { keysetCondition, type Keyset } from './cursor.ts';
 import { filterCondition, givenFilters, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type IdPage, type PageRequest, type SortKey, type TagMatch } from './filters.ts';
@@ -99,9 +99,11 @@ export async function listPage(reads: Reads, request: ListRequest): Promise<List
   if (!request.after) {
     const index = listIndexOf(reads);
     const indexed = index.page({ filter: request.filter, sort: request.sort, offset: offsetOf(request), perPage: request.perPage });
-    // An empty page has no rows to tell the versions by: SQL answers it (a rare request).
-    if (indexed && indexed.ids.length > 0) {
-      const { icons, versions } = await loadIconsAt(reads, indexed.ids);
+    if (indexed) {
+      // An empty page (a filter nothing matches, a page past the last) has no rows to tell the
+      // versions by: they are read alone. Such pages were a tenth of the bench's list misses, and
+      // answering them by SQL was 72 % of PostgreSQL's time (bench/RESULTS.md, 2026-11-26 afternoon).
+      const { icons, versions } = indexed.ids.length > 0 ? await loadIconsAt(reads, indexed.ids) : { icons: [], versions: await readCatalogueVersions(reads) };
       if (holdsAt(indexed, versions)) return { icons, total: indexed.total };
       index.outdated(versions);
     }
