@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, diffMigrationsToSchema, readMigrationsList } from '../../prisma/engine/migrations.ts';
+import { applyMigrations, diffMigrationsToSchema, migrationsNeedEngine, readMigrationsList } from '../../prisma/engine/migrations.ts';
 import { createPGliteDatabase, createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 
 interface ColumnRow {
@@ -45,6 +45,37 @@ describe('migrations through the WASM schema engine', () => {
       `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name`,
     );
     expect(recorded.map((row) => row.migration_name)).toEqual(names);
+  });
+
+  it('needs the schema engine only when a migration is not recorded as applied as it is', async () => {
+    const list = await readMigrationsList();
+    const fresh = await createPGliteDatabase();
+    try {
+      // No `_prisma_migrations` yet.
+      expect(await migrationsNeedEngine(fresh.db, list)).toBe(true);
+    } finally {
+      await fresh.drop();
+    }
+    await applyMigrations(pglite.db);
+    expect(await migrationsNeedEngine(pglite.db, list)).toBe(false);
+    const [first, ...rest] = list.migrationDirectories;
+    const withFirst = (content: { tag: 'ok' | 'error'; value: string }) => ({ ...list, migrationDirectories: [{ ...first!, migrationFile: { ...first!.migrationFile, content } }, ...rest] });
+    const text = first!.migrationFile.content.value;
+    expect(await migrationsNeedEngine(pglite.db, withFirst({ tag: 'ok', value: `${text}\n-- edited` }))).toBe(true);
+    expect(await migrationsNeedEngine(pglite.db, withFirst({ tag: 'error', value: 'unreadable' }))).toBe(true);
+    const added = { path: '29991231000000_next', migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: 'SELECT 1;' } } };
+    expect(await migrationsNeedEngine(pglite.db, { ...list, migrationDirectories: [...list.migrationDirectories, added] })).toBe(true);
+    // Recorded but not in the folder.
+    expect(await migrationsNeedEngine(pglite.db, { ...list, migrationDirectories: rest })).toBe(true);
+    // A failed migration recorded (not finished, not rolled back) is the engine's to report; once rolled back it is ignored.
+    const { prisma } = pglite.db;
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count) VALUES ('test-failed', 'x', '29991231000000_failed', now(), 0)`,
+    );
+    expect(await migrationsNeedEngine(pglite.db, list)).toBe(true);
+    await prisma.$executeRawUnsafe(`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = 'test-failed'`);
+    expect(await migrationsNeedEngine(pglite.db, list)).toBe(false);
+    await prisma.$executeRawUnsafe(`DELETE FROM _prisma_migrations WHERE id = 'test-failed'`);
   });
 
   it.skipIf(pgSkip)('gives PostgreSQL the same tables, columns and indexes as PGlite', async () => {
