@@ -33,11 +33,34 @@ export function unknownPlaceholders(template: string): string[] {
   return [...template.matchAll(/\{([^}]*)\}/g)].map((match) => match[1]!).filter((name) => !known.has(name));
 }
 
+/** A template cut at its placeholders: literal text at even indexes, placeholder names at odd ones. */
+type TemplateParts = readonly string[];
+
+/**
+ * Templates as parts, cut once: every icon of a list page fills two templates, and a regular
+ * expression with a callback per fill was 5.8 % of an embedded list miss's thread (a CPU
+ * profile, 2026-11-26). The config holds a handful of templates.
+ */
+const partsByTemplate = new Map<string, TemplateParts>();
+
+function partsOf(template: string): TemplateParts {
+  let parts = partsByTemplate.get(template);
+  if (!parts) {
+    parts = template.split(/\{(\w+)\}/);
+    partsByTemplate.set(template, parts);
+  }
+  return parts;
+}
+
 export function fillTemplate(template: string, values: TemplateValues): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+  const parts = partsOf(template);
+  let filled = parts[0]!;
+  for (let k = 1; k < parts.length; k += 2) {
+    const name = parts[k]!;
     const value = values[name as keyof TemplateValues];
-    return value === undefined ? whole : encodeURIComponent(String(value));
-  });
+    filled += (value === undefined ? `{${name}}` : encodeURIComponent(String(value))) + parts[k + 1]!;
+  }
+  return filled;
 }
 
 export const LOCALE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
