@@ -2,16 +2,10 @@
 // `{prefix}`, `{name}` (the icon's name in its set), `{v}` (the version of the icon's file, see
 // fileVersion) and, for pages, `{locale}`.
 export interface UrlTemplates {
-  svgUrl: string;
-  pageUrl: string;
+  svgUrl: UrlTemplate;
+  pageUrl: UrlTemplate;
   defaultLocale: string;
 }
-
-export const DEFAULT_URL_TEMPLATES: UrlTemplates = {
-  svgUrl: 'https://cdn.icon-catalogue.example/svg/{prefix}/{name}.svg?v={v}',
-  pageUrl: 'https://icon-catalogue.example/{locale}/icons/{slug}',
-  defaultLocale: 'en',
-};
 
 export const TEMPLATE_PLACEHOLDERS = ['id', 'slug', 'prefix', 'name', 'v', 'locale'] as const;
 
@@ -33,27 +27,22 @@ export function unknownPlaceholders(template: string): string[] {
   return [...template.matchAll(/\{([^}]*)\}/g)].map((match) => match[1]!).filter((name) => !known.has(name));
 }
 
-/** A template cut at its placeholders: literal text at even indexes, placeholder names at odd ones. */
-type TemplateParts = readonly string[];
-
 /**
- * Templates as parts, cut once: every icon of a list page fills two templates, and a regular
+ * A template cut at its placeholders once, where the templates are made (catalogue-context), so
+ * that filling it is concatenation: every icon of a list page fills two templates, and a regular
  * expression with a callback per fill was 5.8 % of an embedded list miss's thread (a CPU
- * profile, 2026-11-26). The config holds a handful of templates.
+ * profile, 2026-11-26).
  */
-const partsByTemplate = new Map<string, TemplateParts>();
-
-function partsOf(template: string): TemplateParts {
-  let parts = partsByTemplate.get(template);
-  if (!parts) {
-    parts = template.split(/\{(\w+)\}/);
-    partsByTemplate.set(template, parts);
-  }
-  return parts;
+export interface UrlTemplate {
+  /** Literal text at even indexes, placeholder names at odd ones. */
+  readonly parts: readonly string[];
 }
 
-export function fillTemplate(template: string, values: TemplateValues): string {
-  const parts = partsOf(template);
+export function urlTemplate(text: string): UrlTemplate {
+  return { parts: text.split(/\{(\w+)\}/) };
+}
+
+export function fillTemplate({ parts }: UrlTemplate, values: TemplateValues): string {
   let filled = parts[0]!;
   for (let k = 1; k < parts.length; k += 2) {
     const name = parts[k]!;
@@ -62,5 +51,11 @@ export function fillTemplate(template: string, values: TemplateValues): string {
   }
   return filled;
 }
+
+export const DEFAULT_URL_TEMPLATES: UrlTemplates = {
+  svgUrl: urlTemplate('https://cdn.icon-catalogue.example/svg/{prefix}/{name}.svg?v={v}'),
+  pageUrl: urlTemplate('https://icon-catalogue.example/{locale}/icons/{slug}'),
+  defaultLocale: 'en',
+};
 
 export const LOCALE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;

@@ -12,7 +12,7 @@ import { validateConfig } from '../../../lib/config-validation.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { createUrlSigner, signingSecret, type UrlSigner } from '../../../lib/url-signing.ts';
 import type { CatalogueContext } from '../../../resolvers/context.ts';
-import type { UrlTemplates } from '../../../resolvers/urls.ts';
+import { urlTemplate, type UrlTemplates } from '../../../resolvers/urls.ts';
 import type { RequestCarrier } from '../../pipeline/exchange.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { parsePluginOptions } from '../options.ts';
@@ -27,8 +27,8 @@ export const useCatalogueContext: PluginFactory = (rawOptions, services, where):
   const fixedBase = publicUrl ?? (env.PUBLIC_URL ? validateConfig(publicBaseUrl, env.PUBLIC_URL, 'the environment', ['PUBLIC_URL']) : undefined);
   const fallbackPort = Number(env.PORT) || 4000;
   const onBase = (base: string): UrlTemplates => ({
-    svgUrl: urls.svgUrl.startsWith('/') ? `${base}${urls.svgUrl}` : urls.svgUrl,
-    pageUrl: urls.pageUrl.startsWith('/') ? `${base}${urls.pageUrl}` : urls.pageUrl,
+    svgUrl: urlTemplate(urls.svgUrl.startsWith('/') ? `${base}${urls.svgUrl}` : urls.svgUrl),
+    pageUrl: urlTemplate(urls.pageUrl.startsWith('/') ? `${base}${urls.pageUrl}` : urls.pageUrl),
     defaultLocale: urls.defaultLocale,
   });
   const fixed = fixedBase === undefined ? undefined : onBase(fixedBase);
