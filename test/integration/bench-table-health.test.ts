@@ -23,13 +23,20 @@ async function healthUntil(url: string, done: (health: TableHealth) => boolean):
   }
 }
 
-/** Runs an UPDATE and asks its backend to report its statistics as soon as it is idle, not within 10 s. */
+/**
+ * Runs an UPDATE and asks its backend to report its statistics as soon as it is idle, not within 10 s.
+ * The update rewrites thousands of rows through the search trigger: beside the rest of the suite it
+ * has taken over Prisma's default 5 s for an interactive transaction, hence the longer limit.
+ */
 async function rewrite(prisma: TestDatabase['db']['prisma'], update: string): Promise<number> {
-  return prisma.$transaction(async (transaction) => {
-    const rows = await transaction.$executeRawUnsafe(update);
-    await transaction.$executeRawUnsafe('SELECT pg_stat_force_next_flush()');
-    return rows;
-  });
+  return prisma.$transaction(
+    async (transaction) => {
+      const rows = await transaction.$executeRawUnsafe(update);
+      await transaction.$executeRawUnsafe('SELECT pg_stat_force_next_flush()');
+      return rows;
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
 }
 
 describe.skipIf(skip)('PostgreSQL', () => {
