@@ -9,8 +9,10 @@ import { listUrls, searchUrls, singleIconUrls, svgFileUrls } from './url-lists.t
 import type { CatalogueVocabulary } from './vocabulary.ts';
 
 export interface LongTailSettings {
-  /** Distinct search queries (also the Zipf mix's list). */
+  /** Distinct search queries. */
   searchQueries: number;
+  /** Of those, the last this many are the Zipf mix's list. */
+  zipfQueries: number;
   /** Distinct icons of the single-icon scenario (at most the catalogue's free icons). */
   singleIcons: number;
   /** Distinct list URLs. */
@@ -52,7 +54,7 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
     // The Zipf mix ranks the list from its end: search misses send it from the start, and its
     // most frequent queries, cached by the mix's warm-up, came first there (5.9 % and 10.7 %
     // X-Cache hits among search misses measured after it, 2026-11-25).
-    const byPopularity = [...urls].reverse();
+    const byPopularity = urls.slice(-settings.zipfQueries).reverse();
     if (wanted('search-zipf')) scenarios.push({ id: 'search-zipf', label: `search Zipf mix (s=${settings.zipfS})`, path: byPopularity[0]!, urls: zipfUrls(byPopularity, settings.zipfS, settings.seed + 3) });
   }
   if (wanted('single-miss')) {

@@ -102,8 +102,8 @@ export function generateQueries(vocabulary: SearchVocabulary, count: number, see
     ...take('phrase', target('phrase'), phrases, taken),
     ...take('prefix', target('prefix'), prefixesOf(words, known, random), taken),
   ];
-  queries.push(...take('typo', count - queries.length, typosOf(words, known, random), taken));
-  return shuffled(queries, random);
+  // concat, not push(...): thousands of arguments overflow the stack.
+  return shuffled(queries.concat(take('typo', count - queries.length, typosOf(words, known, random), taken)), random);
 }
 
 /** How many queries of each kind a list holds. */

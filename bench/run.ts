@@ -35,9 +35,10 @@
 // "long-tail"; default all): cached: icon, svg-file, icons, icons-svg, search-home,
 // search-arrow-left, categories, sets, suggest, graphql; long-tail: search-miss, single-miss,
 // list-miss, search-zipf, svg-miss.
-// BENCH_SEARCH_QUERIES (distinct search queries, also the Zipf mix's list; default 12000),
+// BENCH_SEARCH_QUERIES (distinct search queries; default 40000), BENCH_ZIPF_QUERIES (the last
+// so many of them are the Zipf mix's list; default 12000),
 // BENCH_SINGLE_ICONS (distinct icons; default 100000, at most the catalogue's free icons),
-// BENCH_LIST_URLS (distinct list pages; default 15000), BENCH_ZIPF_S (the Zipf mix's exponent;
+// BENCH_LIST_URLS (distinct list pages; default 50000), BENCH_ZIPF_S (the Zipf mix's exponent;
 // default 1), BENCH_SEED (seed of the generated lists; default 12). BENCH_CPU_PROF=1 starts this
 // checkout's gateway with `node --cpu-prof` (the profile is written to bench/out/profiles/ when
 // it stops; `npx tsx bench/profile-summary.ts <file>` sums it up by package).
@@ -127,9 +128,10 @@ const settings = {
 };
 
 const longTailSettings: LongTailSettings = {
-  searchQueries: numberSetting('BENCH_SEARCH_QUERIES', 12_000, { min: 1, integer: true }),
+  searchQueries: numberSetting('BENCH_SEARCH_QUERIES', 'BENCH_ZIPF_QUERIES', 40_000, { min: 1, integer: true }),
+  zipfQueries: numberSetting('BENCH_ZIPF_QUERIES', 12_000, { min: 1, integer: true }),
   singleIcons: numberSetting('BENCH_SINGLE_ICONS', 100_000, { min: 1, integer: true }),
-  listUrls: numberSetting('BENCH_LIST_URLS', 15_000, { min: 1, integer: true }),
+  listUrls: numberSetting('BENCH_LIST_URLS', 50_000, { min: 1, integer: true }),
   zipfS: numberSetting('BENCH_ZIPF_S', 1, { min: 0 }),
   seed: numberSetting('BENCH_SEED', 12, { min: 0, integer: true }),
 };
@@ -408,7 +410,7 @@ async function catalogueSize(gateway: ServerChild, key: string): Promise<{ icons
 }
 
 function commandLine(): string {
-  const vars = ['BENCH_CPU_PROF', 'BENCH_SCENARIOS', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'BENCH_COMPARE_REF', 'BENCH_SEARCH_QUERIES', 'BENCH_SINGLE_ICONS', 'BENCH_LIST_URLS', 'BENCH_ZIPF_S', 'BENCH_SEED', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
+  const vars = ['BENCH_CPU_PROF', 'BENCH_SCENARIOS', 'BENCH_SECONDS', 'BENCH_WARMUP_SECONDS', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_BODY_ONLY', 'BENCH_COMPARE_REF', 'BENCH_SEARCH_QUERIES', 'BENCH_ZIPF_QUERIES', 'BENCH_SINGLE_ICONS', 'BENCH_LIST_URLS', 'BENCH_ZIPF_S', 'BENCH_SEED', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'LOG_LEVEL', 'NODE_OPTIONS']
     .filter((name) => process.env[name])
     .map((name) => {
       const value = process.env[name]!;

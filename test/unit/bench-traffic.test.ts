@@ -172,11 +172,11 @@ describe('URL sources (bench/url-source.ts)', () => {
 });
 
 describe('long-tail scenarios (bench/long-tail.ts)', () => {
-  it('the Zipf mix favours the queries search misses reach last, so its warm-up does not cache theirs', () => {
+  it('the Zipf mix draws from the last zipfQueries queries and favours those search misses reach last, so its warm-up does not cache theirs', () => {
     const letters = (n: number) => [...n.toString(26)].map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 26))).join('');
     const words = Array.from({ length: 400 }, (_, i) => ({ word: `word${letters(i)}`, ndoc: 1 + (i % 50) }));
     const vocabulary = { search: { words, phrases: [] }, icons: [], list: { total: 0, categories: [], tags: [], styles: [], colors: [], licenses: [] } };
-    const settings = { searchQueries: 300, singleIcons: 0, listUrls: 0, zipfS: 1, seed: 3 };
+    const settings = { searchQueries: 300, zipfQueries: 200, singleIcons: 0, listUrls: 0, zipfS: 1, seed: 3 };
     const { scenarios } = longTailScenarios(vocabulary, settings, (id) => id.startsWith('search'));
     const sourceOf = (id: string) => {
       const urls = scenarios.find((scenario) => scenario.id === id)?.urls;
@@ -188,7 +188,9 @@ describe('long-tail scenarios (bench/long-tail.ts)', () => {
     const missOrder = Array.from({ length: 300 }, () => misses.next());
     const drawn = Array.from({ length: 3_000 }, () => zipf.next());
     expect(new Set(drawn).size).toBeGreaterThan(1);
-    const reachedFirst = new Set(missOrder.slice(0, 100));
+    const neverDrawn = new Set(missOrder.slice(0, 100));
+    expect(drawn.filter((url) => neverDrawn.has(url))).toEqual([]);
+    const reachedFirst = new Set(missOrder.slice(100, 200));
     const reachedLast = new Set(missOrder.slice(-100));
     const fromFirst = drawn.filter((url) => reachedFirst.has(url)).length;
     const fromLast = drawn.filter((url) => reachedLast.has(url)).length;
