@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUrlSigner } from '../../lib/url-signing.ts';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { grantIcons } from '../../prisma/accounts/ownership.ts';
+import { withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
 
@@ -385,6 +386,40 @@ describe('CORS on files', () => {
     for (const response of [await get(`/svg/${free.path}.svg`, origin), await get(`/svg/${owned.path}.svg`, origin), await get(`/png/${free.path}.png?size=1`, origin)]) {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-expose-headers')).toMatch(/ETag/);
+    }
+  });
+});
+
+describe('the kept data of free icons', () => {
+  it('stays within dataCacheMaxBytes: an icon that does not fit is never kept, and the oldest gives way', async () => {
+    const budget = 1_700;
+    // Two icons that fit the budget alone but not together, and one that never fits.
+    const sized = async (min: number, max: number, count: number) => {
+      const rows = await database.db.prisma.$queryRaw<{ path: string }[]>`
+        SELECT s.prefix || '/' || i.source_name AS path FROM icons i JOIN icon_sets s ON s.id = i.set_id
+        WHERE i.published AND NOT i.premium AND length(i.body) BETWEEN ${min} AND ${max} ORDER BY i.id LIMIT ${count}`;
+      expect(rows).toHaveLength(count);
+      return rows.map(({ path }) => `/svg/${path}.svg`);
+    };
+    const [first, second] = await sized(800, 900, 2);
+    const [large] = await sized(3_000, 100_000, 1);
+    const small = await withConfig(
+      (config) => config.replace(/dataCacheMaxBytes: \d+/, `dataCacheMaxBytes: ${budget}`),
+      (dir) => startGatewayInProcess(database.db, { dir }),
+    );
+    try {
+      const cache = async (path: string) => {
+        const response = await fetch(`${small.url}${path}`);
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+        return response.headers.get('x-cache');
+      };
+      expect([await cache(first!), await cache(first!)]).toEqual(['MISS', 'HIT']);
+      expect([await cache(second!), await cache(second!)]).toEqual(['MISS', 'HIT']);
+      expect(await cache(first!)).toBe('MISS');
+      expect([await cache(large!), await cache(large!)]).toEqual(['MISS', 'MISS']);
+    } finally {
+      await small.close();
     }
   });
 });

@@ -61,8 +61,16 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
   const routes = { svg: `${options.svgPath}/{prefix}/{name}.svg`, png: `${options.pngPath}/{prefix}/{name}.png` };
   let envelope: Envelope | undefined;
 
-  /** Free icons' data by prefix/name (the same for every caller), for cacheSeconds. */
-  const freeFiles = new LRUCache<string, IconFileData>({ max: 10_000, ttl: Math.max(1, options.cacheSeconds) * 1000 });
+  /**
+   * Free icons' data by prefix/name (the same for every caller), for cacheSeconds, bounded by its
+   * markup's bytes: a count alone let 10,000 icons hold 40 MB of heap under distinct files, and
+   * would let large icons (up to 900 KB of markup on the full catalogue) hold far more.
+   */
+  const freeFiles = new LRUCache<string, IconFileData>({
+    maxSize: Math.max(1, options.dataCacheMaxBytes),
+    sizeCalculation: (data, key) => data.body.length + data.version.length + key.length + 96,
+    ttl: Math.max(1, options.cacheSeconds) * 1000,
+  });
   /** Finished bytes by content (an SVG's ETag and the coding or PNG size): safe to share. Counted with their keys, as the response cache counts. */
   const finished = new LRUCache<string, Buffer>({ maxSize: Math.max(1, options.cacheMaxBytes), sizeCalculation: (bytes, key) => bytes.length + key.length + 64 });
 
@@ -85,7 +93,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
   async function iconFile(exchange: Exchange, file: FileRequest): Promise<IconFileData | GatewayResponse> {
     const signed = exchange.query.has('signature') || exchange.query.has('expires');
     const key = `${file.prefix}/${file.name}`;
-    const kept = signed || options.cacheSeconds === 0 ? undefined : freeFiles.get(key);
+    const kept = signed ? undefined : freeFiles.get(key);
     if (kept) {
       exchange.responseHeaders['x-cache'] = 'HIT';
       return kept;
@@ -94,7 +102,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     if (result.errors?.length) return services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
     const data = (result.data as { iconFile: IconFileData }).iconFile;
     exchange.responseHeaders['x-cache'] = 'MISS';
-    if (!data.premium && !signed && options.cacheSeconds > 0) freeFiles.set(key, data);
+    if (!data.premium && !signed && options.cacheSeconds > 0 && options.dataCacheMaxBytes > 0) freeFiles.set(key, data);
     return data;
   }
 

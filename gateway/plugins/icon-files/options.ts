@@ -26,8 +26,10 @@ export const iconFilesOptions = z
     versionedMaxAgeSeconds: z.number().int().min(0).max(31_536_000).default(31_536_000),
     /** Seconds a free icon's file data is kept in this process (a catalogue change shows within it). @default 60 */
     cacheSeconds: z.number().int().min(0).max(3600).default(60),
-    /** Bytes of finished files (compressed SVGs, PNGs) kept in memory, by content. @default 33554432 */
-    cacheMaxBytes: z.number().int().min(0).max(1024 ** 3).default(32 * 1024 * 1024),
+    /** Bytes of free icons' data (their markup, mostly) kept for cacheSeconds. @default 8388608 */
+    dataCacheMaxBytes: z.number().int().min(0).max(1024 ** 3).default(8 * 1024 * 1024),
+    /** Bytes of finished files (compressed SVGs, PNGs) kept in memory, by content. @default 16777216 */
+    cacheMaxBytes: z.number().int().min(0).max(1024 ** 3).default(16 * 1024 * 1024),
   })
   .strict();
 
