@@ -128,7 +128,7 @@ const settings = {
 };
 
 const longTailSettings: LongTailSettings = {
-  searchQueries: numberSetting('BENCH_SEARCH_QUERIES', 'BENCH_ZIPF_QUERIES', 40_000, { min: 1, integer: true }),
+  searchQueries: numberSetting('BENCH_SEARCH_QUERIES', 40_000, { min: 1, integer: true }),
   zipfQueries: numberSetting('BENCH_ZIPF_QUERIES', 12_000, { min: 1, integer: true }),
   singleIcons: numberSetting('BENCH_SINGLE_ICONS', 100_000, { min: 1, integer: true }),
   listUrls: numberSetting('BENCH_LIST_URLS', 50_000, { min: 1, integer: true }),
