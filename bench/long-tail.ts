@@ -2,15 +2,15 @@
 // (distinct queries), single-icon misses (distinct icons, by slug and by id), list misses
 // (distinct filter/sort/page combinations) and a Zipf mix of the same searches, their URL lists
 // generated from the catalogue's vocabulary with fixed seeds.
-import { generateQueries, kindCounts, QUERY_MIX, type QueryKind } from './query-mix.ts';
+import { generateQueries, kindCounts, QUERY_MIX, queriesInMix, type QueryKind } from './query-mix.ts';
 import type { Scenario } from './report.ts';
 import { distinctUrls, zipfUrls } from './url-source.ts';
 import { listUrls, searchUrls, singleIconUrls, svgFileUrls } from './url-lists.ts';
 import type { CatalogueVocabulary } from './vocabulary.ts';
 
 export interface LongTailSettings {
-  /** Distinct search queries. */
-  searchQueries: number;
+  /** Distinct search queries: a number, or at most this many in the documented mix (queriesInMix). */
+  searchQueries: number | { atMost: number };
   /** Of those, the last this many are the Zipf mix's list. */
   zipfQueries: number;
   /** Distinct icons of the single-icon scenario (at most the catalogue's free icons). */
@@ -40,7 +40,8 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
   const scenarios: Scenario[] = [];
   const notes: string[] = [];
   if (wanted('search-miss') || wanted('search-zipf')) {
-    const queries = generateQueries(vocabulary.search, settings.searchQueries, settings.seed);
+    const count = typeof settings.searchQueries === 'number' ? settings.searchQueries : Math.min(settings.searchQueries.atMost, queriesInMix(vocabulary.search));
+    const queries = generateQueries(vocabulary.search, count, settings.seed);
     const counts = kindCounts(queries);
     const plural: Record<QueryKind, string> = { word: 'words', phrase: 'phrases', prefix: 'prefixes', typo: 'typos' };
     const mix = (Object.keys(QUERY_MIX) as QueryKind[]).map((kind) => `${plural[kind]} ${percent(counts[kind], queries.length)}`).join(', ');

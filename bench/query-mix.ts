@@ -87,6 +87,15 @@ function* typosOf(words: readonly string[], vocabulary: Set<string>, random: Ran
   }
 }
 
+/**
+ * The most queries a vocabulary gives in the QUERY_MIX proportions: past it, generateQueries fills
+ * the list with typos (the demo catalogue's 6,025 words made 45 % typos of 40,000 queries).
+ */
+export function queriesInMix(vocabulary: SearchVocabulary): number {
+  const plain = vocabulary.words.filter(({ word }) => isPlainWord(word)).length;
+  return Math.floor(Math.min(plain / QUERY_MIX.word, vocabulary.phrases.length / QUERY_MIX.phrase));
+}
+
 /** `count` distinct queries in the QUERY_MIX proportions (as far as the vocabulary allows), shuffled. */
 export function generateQueries(vocabulary: SearchVocabulary, count: number, seed: number): GeneratedQuery[] {
   const random = seededRandom(seed);

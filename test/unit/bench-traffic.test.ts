@@ -2,7 +2,7 @@
 // the shared URL cursors and the X-Cache counting. Pure code, checked on a made-up vocabulary.
 import { describe, expect, it } from 'vitest';
 import { countCacheHeader, emptyCacheCounts, headerValue, hitRate } from '../../bench/cache-header.ts';
-import { generateQueries, isPlainWord, kindCounts, oneEdit, PREFIX_LETTERS, QUERY_MIX, type SearchVocabulary, TYPO_MIN_LETTERS } from '../../bench/query-mix.ts';
+import { generateQueries, isPlainWord, kindCounts, oneEdit, PREFIX_LETTERS, QUERY_MIX, queriesInMix, type SearchVocabulary, TYPO_MIN_LETTERS } from '../../bench/query-mix.ts';
 import { seededRandom } from '../../bench/random.ts';
 import { listUrls, singleIconUrls, svgFileUrls, type ListVocabulary } from '../../bench/url-lists.ts';
 import { longTailScenarios } from '../../bench/long-tail.ts';
@@ -104,7 +104,17 @@ describe('generateQueries (bench/query-mix.ts)', () => {
     expect(counts.typo).toBeGreaterThan(150);
   });
 
-  it('oneEdit makes exactly one edit', () => {
+  it('queriesInMix: the most queries a vocabulary gives in the documented mix, no typo filling', () => {
+    const small = vocabulary(200);
+    const most = queriesInMix(small);
+    expect(most).toBe(Math.floor(Math.min(small.words.filter(({ word }) => isPlainWord(word)).length / QUERY_MIX.word, small.phrases.length / QUERY_MIX.phrase)));
+    const counts = kindCounts(generateQueries(small, most, 1));
+    expect(counts.word).toBe(Math.round(most * QUERY_MIX.word));
+    expect(counts.typo).toBe(most - counts.word - counts.phrase - counts.prefix);
+    expect(Math.abs(counts.typo - most * QUERY_MIX.typo)).toBeLessThanOrEqual(2);
+  });
+
+    it('oneEdit makes exactly one edit', () => {
     expect([isOneEdit('arrow', 'arow'), isOneEdit('arrow', 'arorw'), isOneEdit('arrow', 'arrox'), isOneEdit('arrow', 'xarrow')]).toEqual([true, true, true, true]);
     expect([isOneEdit('arrow', 'aorrw'), isOneEdit('arrow', 'ar'), isOneEdit('arrow', 'arrow'), isOneEdit('arrow', 'worra')]).toEqual([false, false, false, false]);
     const random = seededRandom(3);
