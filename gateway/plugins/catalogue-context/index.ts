@@ -26,11 +26,9 @@ export const useCatalogueContext: PluginFactory = (rawOptions, services, where):
   const env = services.env;
   const fixedBase = publicUrl ?? (env.PUBLIC_URL ? validateConfig(publicBaseUrl, env.PUBLIC_URL, 'the environment', ['PUBLIC_URL']) : undefined);
   const fallbackPort = Number(env.PORT) || 4000;
-  const onBase = (base: string): UrlTemplates => ({
-    svgUrl: urlTemplate(urls.svgUrl.startsWith('/') ? `${base}${urls.svgUrl}` : urls.svgUrl),
-    pageUrl: urlTemplate(urls.pageUrl.startsWith('/') ? `${base}${urls.pageUrl}` : urls.pageUrl),
-    defaultLocale: urls.defaultLocale,
-  });
+  /** A template that is a path is on `base`; an absolute URL stays as written. */
+  const on = (base: string, template: string) => urlTemplate(template.startsWith('/') ? `${base}${template}` : template);
+  const onBase = (base: string): UrlTemplates => ({ svgUrl: on(base, urls.svgUrl), pageUrl: on(base, urls.pageUrl), defaultLocale: urls.defaultLocale });
   const fixed = fixedBase === undefined ? undefined : onBase(fixedBase);
   const byPort = new Map<number, UrlTemplates>();
   const templatesFor = (context: RequestCarrier): UrlTemplates => {
