@@ -6,8 +6,8 @@
 -- catalogue a search for a word one icon has took 11.6 ms, 11.3 of them in the pending list of
 -- icon_search_documents_search_idx, and 1,000 of the bench's queries one after another 16.7 s
 -- against 7.5 s with the lists empty (bench/RESULTS.md, 2026-11-26 evening). At 64 kB a list is
--- at most 8 pages; the entries go into the index's tree in smaller batches, which costs a fold
--- about half as much again (10,000 icons: 6.5-7.0 s against 4.0-4.9 s) and a demo import nothing.
+-- at most 8 pages; the entries go into the index's tree in smaller batches, which costs folds
+-- about a third more (five of 10,000 icons: 32.2 s against 23.8 s) and a demo import nothing.
 ALTER INDEX "icons_colors_idx" SET (gin_pending_list_limit = 64);
 ALTER INDEX "icons_name_trgm_idx" SET (gin_pending_list_limit = 64);
 ALTER INDEX "icons_search_idx" SET (gin_pending_list_limit = 64);
