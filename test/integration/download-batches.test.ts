@@ -249,10 +249,10 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
   // a fold moves; at PostgreSQL's default of 4 MB they held about 415 pages each.
   it.skipIf(skip)("keeps every GIN index's pending list within 64 kB through a fold of thousands of icons", async () => {
     const { prisma } = database.db;
-    const gin = await prisma.$queryRawUnsafe<{ name: string; options: string[] | null }[]>(
-      `SELECT c.relname AS name, c.reloptions AS options FROM pg_class c JOIN pg_am a ON a.oid = c.relam
-       WHERE a.amname = 'gin' AND c.relnamespace = 'public'::regnamespace ORDER BY 1`,
-    );
+    const ofEveryGinIndex = (columns: string) =>
+      `SELECT c.relname AS name, ${columns} FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+       WHERE a.amname = 'gin' AND c.relnamespace = 'public'::regnamespace ORDER BY 1`;
+    const gin = await prisma.$queryRawUnsafe<{ name: string; options: string[] | null }[]>(ofEveryGinIndex('c.reloptions AS options'));
     expect(gin.map(({ name }) => name)).toContain('icon_search_documents_search_idx');
     for (const { options } of gin) expect(options).toContain('gin_pending_list_limit=64');
     // The pending lists' sizes need pgstattuple, a contrib module of PostgreSQL's, not of PGlite's.
@@ -262,10 +262,7 @@ describe.each(CATALOGUE_KINDS)('download batches on %s', (kind) => {
     expect(await applyDownloadBatch(prisma, batch({ ids: moved.map(({ id }) => ({ id, count: 1 })) }))).toBe(true);
     expect(await foldDownloads(prisma)).toBe(3_000);
     await prisma.$executeRawUnsafe('CREATE EXTENSION IF NOT EXISTS pgstattuple');
-    const pending = await prisma.$queryRawUnsafe<{ name: string; pages: number }[]>(
-      `SELECT c.relname AS name, (pgstatginindex(c.oid)).pending_pages AS pages FROM pg_class c JOIN pg_am a ON a.oid = c.relam
-       WHERE a.amname = 'gin' AND c.relnamespace = 'public'::regnamespace ORDER BY 1`,
-    );
+    const pending = await prisma.$queryRawUnsafe<{ name: string; pages: number }[]>(ofEveryGinIndex('(pgstatginindex(c.oid)).pending_pages AS pages'));
     expect(pending).toHaveLength(gin.length);
     expect(pending.filter(({ pages }) => pages > 8)).toEqual([]);
   });
