@@ -43,8 +43,17 @@ function unknownKey(): string {
   const pick = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
   return `ick_${pick(ALNUM, 10)}_${pick(`${ALNUM}ABCDEFGHIJKLMNOPQRSTUVWXYZ`, 32)}`;
 }
-/** An address of its own for each test (documentation ranges). */
-const address = () => `198.51.100.${randomInt(1, 255)}`;
+/**
+ * An address of its own for each call (the documentation ranges): consecutive from a random
+ * start, so no two calls of a run share one. Drawn at random from 254 each time, the "other
+ * address" of the 429 test was now and then the throttled one (CI of 2026-11-26: 429, not 200).
+ */
+const DOCUMENTATION_RANGES = ['192.0.2', '198.51.100', '203.0.113'];
+let nextAddress = randomInt(DOCUMENTATION_RANGES.length * 254);
+const address = () => {
+  const n = nextAddress++ % (DOCUMENTATION_RANGES.length * 254);
+  return `${DOCUMENTATION_RANGES[Math.floor(n / 254)]}.${(n % 254) + 1}`;
+};
 
 async function get(gateway: RunningGateway, key: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${gateway.url}/categories`, { headers: { 'x-api-key': key, ...headers } });
