@@ -12,3 +12,10 @@ export function ownedBytes(bytes: Buffer): Buffer {
   bytes.copy(copy);
   return copy;
 }
+
+/** The UTF-8 bytes of `text` in a block of their own: encoded once, to keep and to send alike. */
+export function ownedUtf8(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}

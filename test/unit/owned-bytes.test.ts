@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encode } from '../../gateway/plugins/icon-files/encoding.ts';
 import { ResponseCache } from '../../gateway/plugins/rest-routes/response-cache.ts';
-import { ownedBytes } from '../../lib/owned-bytes.ts';
+import { ownedBytes, ownedUtf8 } from '../../lib/owned-bytes.ts';
 
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="currentColor" d="M12 2L2 7l10 5l10-5z"/></svg>'.repeat(3));
 const ownsItsBlock = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength;
@@ -27,6 +27,17 @@ describe('ownedBytes', () => {
     expect(owned.toString()).toBe('{"data":[]}');
     const whole = Buffer.allocUnsafeSlow(10).fill(1);
     expect(ownedBytes(whole)).toBe(whole);
+  });
+});
+
+describe('ownedUtf8', () => {
+  it('encodes text as Buffer.from does, short or long, into a block of its own that the cache keeps as it is', () => {
+    for (const text of ['{}', '{"name":"Pâte à crêpes","emoji":"🦊"}', `{"data":${JSON.stringify('ü'.repeat(5000))}}`]) {
+      const bytes = ownedUtf8(text);
+      expect(bytes.equals(Buffer.from(text))).toBe(true);
+      expect(ownsItsBlock(bytes)).toBe(true);
+      expect(ownedBytes(bytes)).toBe(bytes);
+    }
   });
 });
 

@@ -10,6 +10,7 @@
 // while the database cannot answer), and serves the OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import { ownedUtf8 } from '../../../lib/owned-bytes.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { unavailability } from '../../../resolvers/errors.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
@@ -96,10 +97,11 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     }
     const value = RouteTable.body(match.route, result.data as Record<string, unknown>);
     const position = match.route.config.envelope === 'page' ? pagePosition(value) : undefined;
-    const body = JSON.stringify(value);
+    // Encoded once: the ETag hashes, the cache keeps and the socket sends the same bytes.
+    const body = ownedUtf8(JSON.stringify(value));
     const etag = strongETag(body);
     if (cacheAs) {
-      cache.set(cacheAs.key, { body: Buffer.from(body), etag, position }, cacheAs.seconds);
+      cache.set(cacheAs.key, { body, etag, position }, cacheAs.seconds);
       exchange.responseHeaders['x-cache'] = 'MISS';
     }
     return respond(exchange, body, etag, position);
