@@ -2,7 +2,7 @@
 // have it, and whether the caller owns it, in one statement (it was three; the statements'
 // fixed cost was most of a single-icon miss).
 //
-// The lookups of concurrent requests are read together: every lookup of one kind (by id, by
+// The lookups of concurrent requests are read together: every lookup of one kind (by id or
 // slug, by file address) made while the event loop handles one batch of sockets goes out as one
 // statement, its lookups a list of (name, account, release) rows joined to the icons, and each
 // request gets the row of its own lookup, with ownership and markup decided for its own account
@@ -33,8 +33,11 @@ export type IconLookup = { ref: string } | { prefix: string; name: string };
 /** Whether `/icons/{ref}` names an icon by its numeric id (else by its slug). */
 export const isIdRef = (ref: string): boolean => /^\d{1,9}$/.test(ref);
 
-/** Lookups of one kind share a statement. */
-type LookupKind = 'id' | 'slug' | 'file';
+/**
+ * Lookups of one kind share a statement: `/icons/{ref}` by id and by slug together (each row
+ * carries one of the two, and the icon is found through either unique index), files apart.
+ */
+type LookupKind = 'ref' | 'file';
 
 interface DetailKey {
   lookup: IconLookup;
@@ -64,22 +67,22 @@ const MAX_LOOKUPS_PER_STATEMENT = 64;
  * was planned on every execution; json_to_recordset is sized alike both ways (its 100 rows), and
  * the generic plan is kept after five executions, as for the other point lookups.
  */
+/** A ref names an icon by id when it is numeric, else by slug: the row's other column stays NULL. */
+function refColumns(ref: string): { icon_id: number | null; slug: string | null } {
+  return isIdRef(ref) ? { icon_id: Number(ref), slug: null } : { icon_id: null, slug: ref };
+}
+
 function lookupRows(kind: LookupKind, keys: readonly DetailKey[]): { rows: Prisma.Sql; match: Prisma.Sql } {
   const common = (key: DetailKey, index: number) => ({ account_id: key.accountId, release: key.releasePremiumBody, n: index + 1 });
   const ref = (key: DetailKey) => ('ref' in key.lookup ? key.lookup.ref : '');
   const list = (rows: object[]) => JSON.stringify(rows);
   switch (kind) {
-    case 'id':
+    case 'ref':
       return {
-        rows: Prisma.sql`json_to_recordset(${list(keys.map((key, index) => ({ icon_id: Number(ref(key)), ...common(key, index) })))}::json)
-                         AS k(icon_id int, account_id int, release bool, n int)`,
-        match: Prisma.sql`i.id = k.icon_id`,
-      };
-    case 'slug':
-      return {
-        rows: Prisma.sql`json_to_recordset(${list(keys.map((key, index) => ({ slug: ref(key), ...common(key, index) })))}::json)
-                         AS k(slug text, account_id int, release bool, n int)`,
-        match: Prisma.sql`i.slug = k.slug`,
+        rows: Prisma.sql`json_to_recordset(${list(keys.map((key, index) => ({ ...refColumns(ref(key)), ...common(key, index) })))}::json)
+                         AS k(icon_id int, slug text, account_id int, release bool, n int)`,
+        // Either side is NULL for a row, so it matches through the other (a BitmapOr of the two unique indexes).
+        match: Prisma.sql`(i.id = k.icon_id OR i.slug = k.slug)`,
       };
     case 'file':
       return {
@@ -128,7 +131,7 @@ function createDetailLoaders(reads: Reads): DetailLoaders {
         return row && toDetail(row);
       });
     }, MAX_LOOKUPS_PER_STATEMENT);
-  return { id: loader('id'), slug: loader('slug'), file: loader('file') };
+  return { ref: loader('ref'), file: loader('file') };
 }
 
 /** Each database's loaders (its reads object), made on first use. */
@@ -144,8 +147,7 @@ const storable = (text: string) => !text.includes('\u0000') && !/\p{Cs}/u.test(t
 /** The kind of a lookup; undefined when nothing can match. */
 function kindOf(lookup: IconLookup): LookupKind | undefined {
   if ('ref' in lookup) {
-    if (!storable(lookup.ref)) return undefined;
-    return isIdRef(lookup.ref) ? 'id' : 'slug';
+    return storable(lookup.ref) ? 'ref' : undefined;
   }
   return storable(lookup.prefix) && storable(lookup.name) ? 'file' : undefined;
 }
