@@ -57,6 +57,7 @@ import { measure, type RunStats } from './load.ts';
 import { LONG_TAIL_IDS, longTailScenarios, type LongTailSettings } from './long-tail.ts';
 import { longTailGoals } from './long-tail-goals.ts';
 import type { UrlCursor } from './url-source.ts';
+import { foldLeftoverDownloads } from './leftover-downloads.ts';
 import { readTableHealth } from './table-health.ts';
 import { readVocabulary } from './vocabulary.ts';
 import { redactUrl } from '../lib/redact-url.ts';
@@ -699,6 +700,8 @@ async function main(): Promise<number> {
   await buildGateway();
   const comparedBuild = compareTarget && (await prepareCompared(compareTarget));
   if (embedded) await bootstrapEmbedded();
+  const leftovers = await foldLeftoverDownloads(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
+  log(`Downloads: ${leftovers.line}`);
   const tableHealth = await readTableHealth(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
   log(`Database: ${tableHealth.line}`);
   if (tableHealth.worn) log('  note: dead rows are over a fifth of the live ones; run VACUUM (ANALYZE) icons, icon_search_documents before comparing with other runs');
@@ -729,7 +732,7 @@ async function main(): Promise<number> {
     settings: SETTINGS_TEXT,
     machine: `${machine}, at the end ${loadAtEnd}`,
     profile,
-    catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}; ${tableHealth.line}`,
+    catalogue: `${formatInt(catalogue.icons)} published icons, ${formatInt(catalogue.categories)} categories${isDemoCatalogue ? ' (demo-sized)' : ''}; ${leftovers.line}; ${tableHealth.line}`,
     isDemoCatalogue,
     gateway: figures.line,
     ...(longTailNotes.length ? { longTail: longTailNotes } : {}),
