@@ -59,6 +59,11 @@ interface IconDetailRow extends IconRow {
 /** The most lookups one statement carries. */
 const MAX_LOOKUPS_PER_STATEMENT = 64;
 
+/** A ref names an icon by id when it is numeric, else by slug: the row's other column stays NULL. */
+function refColumns(ref: string): { icon_id: number | null; slug: string | null } {
+  return isIdRef(ref) ? { icon_id: Number(ref), slug: null } : { icon_id: null, slug: ref };
+}
+
 /**
  * The lookups of a batch as rows `k` (the lookup's own columns, account_id, release, n), and how
  * an icon matches one. The list is one JSON parameter rather than arrays for unnest: PostgreSQL
@@ -67,11 +72,6 @@ const MAX_LOOKUPS_PER_STATEMENT = 64;
  * was planned on every execution; json_to_recordset is sized alike both ways (its 100 rows), and
  * the generic plan is kept after five executions, as for the other point lookups.
  */
-/** A ref names an icon by id when it is numeric, else by slug: the row's other column stays NULL. */
-function refColumns(ref: string): { icon_id: number | null; slug: string | null } {
-  return isIdRef(ref) ? { icon_id: Number(ref), slug: null } : { icon_id: null, slug: ref };
-}
-
 function lookupRows(kind: LookupKind, keys: readonly DetailKey[]): { rows: Prisma.Sql; match: Prisma.Sql } {
   const common = (key: DetailKey, index: number) => ({ account_id: key.accountId, release: key.releasePremiumBody, n: index + 1 });
   const ref = (key: DetailKey) => ('ref' in key.lookup ? key.lookup.ref : '');
