@@ -20,6 +20,9 @@ export interface LeftoverFold {
 export async function foldLeftoverDownloads(source: { url?: string | undefined; dataDir?: string | undefined }): Promise<LeftoverFold> {
   const db = await openDatabase({ url: source.url, dataDir: source.dataDir, poolSize: 1 });
   try {
+    // A database no gateway has migrated yet has no table of download days: nothing to fold (the gateway migrates it at start).
+    const [table] = await db.prisma.$queryRawUnsafe<{ present: boolean }[]>(`SELECT to_regclass('icon_download_days') IS NOT NULL AS present`);
+    if (!table?.present) return { rows: 0, updates: 0, seconds: 0, line: 'no table of download days yet (the gateway migrates at start)' };
     const [waiting] = await db.prisma.$queryRawUnsafe<{ rows: number }[]>('SELECT count(*)::int AS rows FROM icon_download_days WHERE folded < downloads');
     const rows = Number(waiting?.rows ?? 0);
     if (rows === 0) return { rows, updates: 0, seconds: 0, line: 'no downloads were waiting for a fold' };

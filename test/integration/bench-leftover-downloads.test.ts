@@ -49,6 +49,16 @@ describe('folding leftover downloads before a bench run', () => {
     }
   });
 
+  it('does nothing, and says so, on a database no gateway has migrated yet', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'leftover-downloads-empty-'));
+    try {
+      await (await openDatabase({ dataDir })).close();
+      expect(await foldLeftoverDownloads({ dataDir })).toEqual({ rows: 0, updates: 0, seconds: 0, line: 'no table of download days yet (the gateway migrates at start)' });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(skipPostgres)('folds what a stopped gateway left on PostgreSQL, once', async () => {
     const copy = await createCatalogueCopy('postgres');
     try {
