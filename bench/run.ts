@@ -167,6 +167,8 @@ const SETTINGS_TEXT = `${settings.connections} connections, ${settings.warmupSec
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const redisUrl = process.env.REDIS_URL || undefined;
 const embedded = !databaseUrl;
+/** The database the gateway will serve, as the bench's own readers open it. */
+const databaseSource = embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl };
 
 function gatewayEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1' };
@@ -670,7 +672,7 @@ async function prepareLongTail(): Promise<Scenario[]> {
   if (!LONG_TAIL_IDS.some(wanted)) return [];
   log('Reading the catalogue vocabulary for the long-tail scenarios...');
   const started = performance.now();
-  const vocabulary = await readVocabulary(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
+  const vocabulary = await readVocabulary(databaseSource);
   const { scenarios, notes } = longTailScenarios(vocabulary, longTailSettings, wanted);
   log(`  read and generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const note of notes) log(`  ${note}`);
@@ -700,9 +702,9 @@ async function main(): Promise<number> {
   await buildGateway();
   const comparedBuild = compareTarget && (await prepareCompared(compareTarget));
   if (embedded) await bootstrapEmbedded();
-  const leftovers = await foldLeftoverDownloads(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
+  const leftovers = await foldLeftoverDownloads(databaseSource);
   log(`Downloads: ${leftovers.line}`);
-  const tableHealth = await readTableHealth(embedded ? { dataDir: PGLITE_DIR } : { url: databaseUrl });
+  const tableHealth = await readTableHealth(databaseSource);
   log(`Database: ${tableHealth.line}`);
   if (tableHealth.worn) log('  note: dead rows are over a fifth of the live ones; run VACUUM (ANALYZE) icons, icon_search_documents before comparing with other runs');
   const longTail = await prepareLongTail();

@@ -3,7 +3,9 @@
 // Under CI=true an unreachable server fails the suite; elsewhere the PostgreSQL cases skip
 // with a printed reason.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { serviceCheck } from './services.ts';
@@ -93,3 +95,18 @@ export async function createCatalogueCopy(kind: 'pglite' | 'postgres', options: 
 }
 
 export const CATALOGUE_KINDS = ['pglite', 'postgres'] as const;
+
+/**
+ * Runs `use` on a PGlite data directory of its own holding the test catalogue, closed (as a
+ * stopped gateway leaves it: what the bench and the CLI open by path), and removes it after.
+ */
+export async function withCatalogueDataDir<T>(use: (dataDir: string) => Promise<T>): Promise<T> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'catalogue-data-dir-'));
+  try {
+    const dump = new Blob([await readFile(inject('catalogueDump'))]);
+    await (await openDatabase({ dataDir, loadDataDir: dump })).close();
+    return await use(dataDir);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { foldLeftoverDownloads } from '../../bench/leftover-downloads.ts';
 import { openDatabase } from '../../prisma/database.ts';
 import { applyDownloadBatch } from '../../prisma/download-batches.ts';
-import { createCatalogueCopy, postgresUnavailable } from '../helpers/databases.ts';
+import { createCatalogueCopy, postgresUnavailable, withCatalogueDataDir } from '../helpers/databases.ts';
 
 const skipPostgres = Boolean(await postgresUnavailable());
 
@@ -37,16 +37,7 @@ function expectFolded({ icons, first, second, folded }: Awaited<ReturnType<typeo
 
 describe('folding leftover downloads before a bench run', () => {
   it('folds what a stopped gateway left in an embedded data directory, once', async () => {
-    const copy = await createCatalogueCopy('pglite');
-    const dataDir = await mkdtemp(join(tmpdir(), 'leftover-downloads-'));
-    try {
-      const dump = await copy.db.dump!();
-      await copy.drop();
-      await (await openDatabase({ dataDir, loadDataDir: dump })).close();
-      expectFolded(await leftoversFolded({ dataDir }));
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    await withCatalogueDataDir(async (dataDir) => expectFolded(await leftoversFolded({ dataDir })));
   });
 
   it('does nothing, and says so, on a database no gateway has migrated yet', async () => {

@@ -1,13 +1,10 @@
 // The bench's reading of the icons table's wear (bench/table-health.ts): rows rewritten by
 // updates (as download folds rewrite them) show as dead rows until a VACUUM, on a real
 // PostgreSQL catalogue; PGlite, which keeps no row statistics across restarts, says so.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTableHealth, type TableHealth } from '../../bench/table-health.ts';
 import { openDatabase } from '../../prisma/database.ts';
-import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
+import { createCatalogueCopy, postgresUnavailable, withCatalogueDataDir, type TestDatabase } from '../helpers/databases.ts';
 
 const skip = Boolean(await postgresUnavailable());
 
@@ -86,17 +83,11 @@ describe.skipIf(skip)('PostgreSQL', () => {
 
 describe('PGlite', () => {
   it('says that it has no row statistics after a restart instead of reporting a clean table', async () => {
-    const copy = await createCatalogueCopy('pglite');
-    const dataDir = await mkdtemp(join(tmpdir(), 'table-health-'));
-    try {
-      const dump = await copy.db.dump!();
-      await copy.drop();
-      const db = await openDatabase({ dataDir, loadDataDir: dump });
+    await withCatalogueDataDir(async (dataDir) => {
+      const db = await openDatabase({ dataDir });
       await db.prisma.$executeRawUnsafe('UPDATE icons SET downloads = downloads + 1 WHERE id % 2 = 0');
       await db.close();
       expect(await readTableHealth({ dataDir })).toEqual({ line: 'icons table: no row statistics yet (PGlite keeps none across restarts)', dead: 0, live: 0, documents: { dead: 0, live: 0 }, worn: false });
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });
