@@ -15,7 +15,7 @@ import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
 import { safeSvgBody } from '../svg.ts';
 import { sharedLoader } from './shared-loader.ts';
-import { ICON_COLUMNS, toRecord, type IconRecord, type IconRow, type TagRecord } from './icon-records.ts';
+import { ICON_COLUMNS, recordMaker, type IconRecord, type IconRow, type TagRecord } from './icon-records.ts';
 
 /** A single icon and what its detail shows, read together. */
 export interface IconDetail {
@@ -72,7 +72,7 @@ function refColumns(ref: string): { icon_id: number | null; slug: string | null 
  * was planned on every execution; json_to_recordset is sized alike both ways (its 100 rows), and
  * the generic plan is kept after five executions, as for the other point lookups.
  */
-function lookupRows(kind: LookupKind, keys: readonly DetailKey[]): { rows: Prisma.Sql; match: Prisma.Sql } {
+function lookupRows(kind: LookupKind, keys: readonly DetailKey[]): { rows: Prisma.Sql; joins: Prisma.Sql; match: Prisma.Sql } {
   const common = (key: DetailKey, index: number) => ({ account_id: key.accountId, release: key.releasePremiumBody, n: index + 1 });
   const ref = (key: DetailKey) => ('ref' in key.lookup ? key.lookup.ref : '');
   const list = (rows: object[]) => JSON.stringify(rows);
@@ -81,6 +81,7 @@ function lookupRows(kind: LookupKind, keys: readonly DetailKey[]): { rows: Prism
       return {
         rows: Prisma.sql`json_to_recordset(${list(keys.map((key, index) => ({ ...refColumns(ref(key)), ...common(key, index) })))}::json)
                          AS k(icon_id int, slug text, account_id int, release bool, n int)`,
+        joins: Prisma.empty,
         // Either side is NULL for a row, so it matches through the other (a BitmapOr of the two unique indexes).
         match: Prisma.sql`(i.id = k.icon_id OR i.slug = k.slug)`,
       };
@@ -88,6 +89,7 @@ function lookupRows(kind: LookupKind, keys: readonly DetailKey[]): { rows: Prism
       return {
         rows: Prisma.sql`json_to_recordset(${list(keys.map((key, index) => ({ ...('prefix' in key.lookup ? { prefix: key.lookup.prefix, source_name: key.lookup.name } : {}), ...common(key, index) })))}::json)
                          AS k(prefix text, source_name text, account_id int, release bool, n int)`,
+        joins: Prisma.sql`JOIN icon_sets s ON s.id = i.set_id`,
         match: Prisma.sql`s.prefix = k.prefix AND i.source_name = k.source_name`,
       };
   }
@@ -99,21 +101,19 @@ function lookupRows(kind: LookupKind, keys: readonly DetailKey[]): { rows: Prism
  * lookup's own account owns it or the lookup releases it.
  */
 function detailsStatement(kind: LookupKind, keys: readonly DetailKey[]): Prisma.Sql {
-  const { rows, match } = lookupRows(kind, keys);
+  const { rows, joins, match } = lookupRows(kind, keys);
   return Prisma.sql`
     SELECT k.n AS key_index, ${ICON_COLUMNS},
       (SELECT coalesce(json_agg(json_build_array(t.id, t.slug, t.name) ORDER BY t.name, t.slug), '[]')
          FROM icon_tags it JOIN tags t ON t.id = it.tag_id WHERE it.icon_id = i.id AND NOT it.of_set) AS tags,
       o.owned, CASE WHEN i.premium AND NOT o.owned AND NOT k.release THEN NULL ELSE i.body END AS body, i.body_mark
     FROM ${rows}
-    JOIN icons i ON i.published
-    JOIN categories c ON c.id = i.category_id
-    JOIN icon_sets s ON s.id = i.set_id
+    JOIN icons i ON i.published ${joins}
     CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM ownership WHERE account_id = k.account_id AND icon_id = i.id) AS owned) o
     WHERE ${match}`;
 }
 
-function toDetail(row: IconDetailRow): IconDetail {
+function toDetail(row: IconDetailRow, toRecord: (row: IconRow) => IconRecord): IconDetail {
   const tags = typeof row.tags === 'string' ? (JSON.parse(row.tags) as [number, string, string][]) : row.tags;
   const body = row.body === null ? null : safeSvgBody(row.body, row.body_mark);
   return { icon: toRecord(row), tags: tags.map(([tagId, slug, name]) => ({ slug, name, tagId })), owned: row.owned, body };
@@ -125,10 +125,11 @@ function createDetailLoaders(reads: Reads): DetailLoaders {
   const loader = (kind: LookupKind) =>
     sharedLoader<DetailKey, IconDetail | undefined>(async (keys) => {
       const rows = await reads.rows<IconDetailRow>(`icon_details_by_${kind}`, detailsStatement(kind, keys));
+      const toRecord = await recordMaker(reads, rows);
       const found = new Map(rows.map((row) => [row.key_index, row]));
       return keys.map((_, index) => {
         const row = found.get(index + 1);
-        return row && toDetail(row);
+        return row && toDetail(row, toRecord);
       });
     }, MAX_LOOKUPS_PER_STATEMENT);
   return { ref: loader('ref'), file: loader('file') };

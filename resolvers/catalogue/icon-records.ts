@@ -1,12 +1,13 @@
-// Loading icons. A page: one statement for the rows of a whole page (set and category joined
-// in), and batched loaders for what only some queries ask for (tags, SVG bodies, ownership), so
+// Loading icons. A page: one statement for the rows of a whole page (their sets and categories
+// from memory, sets-and-categories.ts), and batched loaders for what only some queries ask for (tags, SVG bodies, ownership), so
 // a page of 100 icons with tags is a fixed handful of statements. A single icon is read whole
 // by icon-detail.ts, whose parts the resolvers find in the same loaders, primed.
 import DataLoader from 'dataloader';
-import type { Icon, IconSet } from '../../prisma/generated/client.ts';
+import type { Icon } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
 import type { CatalogueVersions } from './list-index/index.ts';
+import { setsAndCategoriesFor, type SetRecord, type SetsAndCategories } from './sets-and-categories.ts';
 import { sharedLoader } from './shared-loader.ts';
 import { safeSvgBody } from '../svg.ts';
 
@@ -16,7 +17,8 @@ export type IconRecord = Pick<
   'id' | 'slug' | 'sourceName' | 'name' | 'categoryName' | 'style' | 'colors' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'keywords' | 'bodyDigest'
 > & {
   categorySlug: string;
-  set: Pick<IconSet, 'prefix' | 'name' | 'author' | 'authorUrl' | 'licenseTitle' | 'licenseSpdx' | 'licenseUrl' | 'premium'>;
+  /** Shared by the records of the set's icons. */
+  set: Readonly<SetRecord>;
 };
 
 export interface IconRow {
@@ -24,8 +26,8 @@ export interface IconRow {
   slug: string;
   source_name: string;
   name: string;
-  category_name: string;
-  category_slug: string;
+  category_id: number;
+  set_id: number;
   style: string;
   colors: string[] | null;
   premium: boolean;
@@ -36,32 +38,33 @@ export interface IconRow {
   height: number;
   keywords: string[] | null;
   body_digest: string;
-  set_prefix: string;
-  set_name: string;
-  set_author: string;
-  set_author_url: string | null;
-  set_license_title: string;
-  set_license_spdx: string | null;
-  set_license_url: string | null;
-  set_premium: boolean;
+  /** The `catalogue_state.version` the row was read at: which copy of the sets and categories has its own. */
+  catalogue_version: number;
 }
 
-export const ICON_COLUMNS = Prisma.sql`
-  i.id, i.slug, i.source_name, i.name, c.name AS category_name, c.slug AS category_slug, i.style, i.colors,
-  i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords, i.body_digest,
-  s.prefix AS set_prefix, s.name AS set_name, s.author AS set_author, s.author_url AS set_author_url,
-  s.license_title AS set_license_title, s.license_spdx AS set_license_spdx,
-  s.license_url AS set_license_url, s.premium AS set_premium`;
-export const ICON_JOINS = Prisma.sql`FROM icons i JOIN categories c ON c.id = i.category_id JOIN icon_sets s ON s.id = i.set_id`;
+const CATALOGUE_VERSION = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) AS catalogue_version`;
 
-export function toRecord(row: IconRow): IconRecord {
+/** An icon's columns, with the catalogue version they were read at (the statement names the icons `i`). */
+export const ICON_COLUMNS = Prisma.sql`
+  i.id, i.slug, i.source_name, i.name, i.category_id, i.set_id, i.style, i.colors,
+  i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords, i.body_digest,
+  ${CATALOGUE_VERSION}`;
+
+/** What makes the records of rows read in one statement (so at one catalogue version): their sets and categories are looked up first. */
+export async function recordMaker(reads: Reads, rows: readonly IconRow[]): Promise<(row: IconRow) => IconRecord> {
+  const names = rows.length === 0 ? undefined : await setsAndCategoriesFor(reads, Number(rows[0]!.catalogue_version), rows);
+  return (row) => toRecord(row, names!);
+}
+
+function toRecord(row: IconRow, { sets, categories }: SetsAndCategories): IconRecord {
+  const category = categories.get(row.category_id)!;
   return {
     id: row.id,
     slug: row.slug,
     sourceName: row.source_name,
     name: row.name,
-    categoryName: row.category_name,
-    categorySlug: row.category_slug,
+    categoryName: category.name,
+    categorySlug: category.slug,
     style: row.style,
     colors: row.colors ?? [],
     premium: row.premium,
@@ -72,16 +75,7 @@ export function toRecord(row: IconRow): IconRecord {
     height: row.height,
     keywords: row.keywords ?? [],
     bodyDigest: row.body_digest,
-    set: {
-      prefix: row.set_prefix,
-      name: row.set_name,
-      author: row.set_author,
-      authorUrl: row.set_author_url,
-      licenseTitle: row.set_license_title,
-      licenseSpdx: row.set_license_spdx,
-      licenseUrl: row.set_license_url,
-      premium: row.set_premium,
-    },
+    set: sets.get(row.set_id)!,
   };
 }
 
@@ -89,8 +83,7 @@ export function toRecord(row: IconRow): IconRecord {
 const MAX_PAGES_PER_STATEMENT = 20;
 
 /** The catalogue state the rows were read at: a page from the list index holds only at its own. */
-const STATE_COLUMNS = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) AS catalogue_version,
-  (SELECT order_version FROM catalogue_state WHERE id = 1) AS order_version`;
+const ORDER_VERSION = Prisma.sql`(SELECT order_version FROM catalogue_state WHERE id = 1) AS order_version`;
 
 interface PageRows {
   icons: IconRecord[];
@@ -106,10 +99,11 @@ interface PageRows {
 const pageRows = perReads((reads) =>
   sharedLoader<readonly number[], PageRows>(async (pages) => {
     const ids = [...new Set(pages.flat())];
-    const rows = await reads.rows<IconRow & { catalogue_version: number; order_version: number }>(
+    const rows = await reads.rows<IconRow & { order_version: number }>(
       'icons_by_id',
-      Prisma.sql`SELECT ${ICON_COLUMNS}, ${STATE_COLUMNS} ${ICON_JOINS} WHERE i.id = ANY(${ids}::int[]) AND i.published`,
+      Prisma.sql`SELECT ${ICON_COLUMNS}, ${ORDER_VERSION} FROM icons i WHERE i.id = ANY(${ids}::int[]) AND i.published`,
     );
+    const toRecord = await recordMaker(reads, rows);
     const byId = new Map(rows.map((row) => [row.id, row]));
     const first = rows[0];
     const versions = first && { version: Number(first.catalogue_version), orderVersion: Number(first.order_version) };
@@ -125,7 +119,7 @@ const pageRows = perReads((reads) =>
 
 /** The catalogue versions now: what an empty page from the list index is checked against (it has no rows to read them with). */
 export async function readCatalogueVersions(reads: Reads): Promise<CatalogueVersions | undefined> {
-  const [row] = await reads.rows<{ catalogue_version: number | null; order_version: number | null }>('catalogue_versions', Prisma.sql`SELECT ${STATE_COLUMNS}`);
+  const [row] = await reads.rows<{ catalogue_version: number | null; order_version: number | null }>('catalogue_versions', Prisma.sql`SELECT ${CATALOGUE_VERSION}, ${ORDER_VERSION}`);
   return row?.catalogue_version == null ? undefined : { version: Number(row.catalogue_version), orderVersion: Number(row.order_version) };
 }
 
