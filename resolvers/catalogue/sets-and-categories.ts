@@ -5,16 +5,15 @@
 //
 // Current by the catalogue version: the importer writes sets and categories only in the
 // transaction that increments `catalogue_state.version` (prisma/import/write-set.ts), and never
-// deletes one. Icon rows are read with the version they were read at; a copy at that version or a
-// later one has every set and category they name (a later one may name them as the newer import
-// does, as a join in a later statement would). A row read at a newer version than the copy has
-// the copy read again first.
-import type { IconSet } from '../../prisma/generated/client.ts';
+// deletes one. Icon rows are read with the version they were read at, and the copy serves rows
+// of its own version that name nothing it lacks; for any others it is read again first (a read
+// that starts after the rows were read). That read may be of a later version than the rows, when
+// an import commits in between: its names are then the newer import's, as a join in a later
+// statement would give.
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
-
-/** What an icon record shows of its set. */
-export type SetRecord = Pick<IconSet, 'prefix' | 'name' | 'author' | 'authorUrl' | 'licenseTitle' | 'licenseSpdx' | 'licenseUrl' | 'premium'>;
+import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
+import type { SetRecord } from './icon-sets.ts';
 
 export interface CategoryRecord {
   name: string;
@@ -46,42 +45,48 @@ async function readSetsAndCategories(reads: Reads): Promise<SetsAndCategories> {
   return { version: Number(row!.version), sets: new Map(sets), categories: new Map(categories) };
 }
 
-/** Each database's copy: the latest read, and the read under way (concurrent requests share it). */
+/**
+ * Each database's copy, and the read under way (concurrent requests share it). Reads run one at a
+ * time, so the latest to finish is the newest the server gave: it replaces the copy even when its
+ * version is lower (a database restored while the gateway runs).
+ */
 const copyOf = perReads((reads) => {
   let current: SetsAndCategories | undefined;
-  let reading: Promise<SetsAndCategories> | undefined;
-  const readAgain = () => {
-    reading ??= readSetsAndCategories(reads).then(
-      (read) => {
+  let started = 0;
+  let reading: { number: number; copy: Promise<SetsAndCategories> } | undefined;
+  /** A copy read by a read that started after the `seen`th. */
+  const readAfter = (seen: number): Promise<SetsAndCategories> => {
+    if (reading && reading.number > seen) return reading.copy;
+    // The read under way may have started before the rows were read: the next one is wanted.
+    if (reading) return reading.copy.then(() => readAfter(seen), () => readAfter(seen));
+    const read = { number: ++started, copy: readSetsAndCategories(reads) };
+    reading = read;
+    read.copy.then(
+      (copy) => {
+        current = copy;
         reading = undefined;
-        if (!current || read.version >= current.version) current = read;
-        return current;
       },
-      (error: unknown) => {
+      () => {
         reading = undefined;
-        throw error;
       },
     );
-    return reading;
+    return read.copy;
   };
   return {
-    /** A copy at `version` or later; `complete` says whether it has what the rows name (else it is read again once). */
+    /** The copy when it is of `version` and `complete`; else one read after this call. */
     async at(version: number, complete: (copy: SetsAndCategories) => boolean): Promise<SetsAndCategories> {
-      let copy = current;
-      // A read under way may have started before the rows' version: wait for it, then read again if needed.
-      if (!copy || copy.version < version) copy = await readAgain();
-      if (copy.version < version) copy = await readAgain();
+      if (current?.version === version && complete(current)) return current;
+      const copy = await readAfter(started);
       if (complete(copy)) return copy;
-      copy = await readAgain();
-      if (complete(copy)) return copy;
-      throw new Error(`icon rows at catalogue version ${version} name a set or category that catalogue_state version ${copy.version} does not have`);
+      // Only where reads can see different states (replicas behind one address, one lagging).
+      throw new DatabaseUnavailableError('busy', { message: `icon rows at catalogue version ${version} name a set or category the database's copy (version ${copy.version}) does not have` });
     },
   };
 });
 
 /**
  * The sets and categories that icon rows read at catalogue version `version` name: the copy in
- * memory, read again when the rows are newer or name one it does not have.
+ * memory, read again when the rows are of another version or name one it does not have.
  */
 export function setsAndCategoriesFor(reads: Reads, version: number, rows: readonly { set_id: number; category_id: number }[]): Promise<SetsAndCategories> {
   return copyOf(reads).at(version, (copy) => rows.every((row) => copy.sets.has(row.set_id) && copy.categories.has(row.category_id)));

@@ -10,6 +10,7 @@ import type { Prisma } from '../../prisma/generated/client.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { dataOf, errorCodes, executor } from '../helpers/graphql.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
+import { setsAndCategoriesFor } from '../../resolvers/catalogue/sets-and-categories.ts';
 
 const pgSkip = await postgresUnavailable();
 
@@ -62,6 +63,8 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     run = executor(database.db);
     // Read the list index now, so that its read in the background is not counted as a request's statements.
     await listIndexOf(database.db.reads).build();
+    // And the sets and categories icon records show, read once per catalogue version (sets-and-categories.test.ts).
+    await setsAndCategoriesFor(database.db.reads, 0, []);
     const { prisma } = database.db;
     const premium = await prisma.icon.findMany({ where: { premium: true, published: true }, orderBy: { id: 'asc' }, take: 2 });
     ownedSlug = premium[0]!.slug;

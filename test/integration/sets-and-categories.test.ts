@@ -2,13 +2,16 @@
 // (resolvers/catalogue/sets-and-categories.ts), not from a join in each statement. On PGlite and
 // PostgreSQL: the records show what a join gives; the copy is read once for any number of pages
 // and icons; an import that renames a set or a category (moving the catalogue version) is shown
-// at once; rows naming a category the copy lacks (written without moving the version) have the
-// copy read again instead of failing.
+// at once, and so is a database put back to an earlier version; rows naming a category the copy
+// lacks (written without moving the version) have the copy read again instead of failing, and
+// rows naming what no read finds are a 503's error, not a 500's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadIconDetail } from '../../resolvers/catalogue/icon-detail.ts';
 import type { IconRecord } from '../../resolvers/catalogue/icon-records.ts';
 import { listPage } from '../../resolvers/catalogue/list-icons.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
+import { setsAndCategoriesFor } from '../../resolvers/catalogue/sets-and-categories.ts';
+import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 
 const pgSkip = await postgresUnavailable();
@@ -102,5 +105,30 @@ describe.each(CATALOGUE_KINDS)('sets and categories in memory on %s', (kind) => 
     const detail = await loadIconDetail(reads, { ref: String(icon!.id) }, null);
     expect(detail!.icon).toMatchObject({ categoryName: 'Outside writer', categorySlug: `outside-${kind}` });
     expect(copyReads()).toBe(before + 1);
+  });
+
+  it.skipIf(skip)('reads the copy again for a database put back to an earlier catalogue version', async () => {
+    const { reads, prisma } = database.db;
+    const [icon] = (await listPage(reads, { sort: 'az', page: 1, perPage: 1 })).icons;
+    const before = copyReads();
+    const author = `Restored author ${kind}`;
+    // As a restore from an older backup looks to a running gateway: the same ids, a lower version.
+    await prisma.$transaction([
+      prisma.$executeRaw`UPDATE icon_sets SET author = ${author} WHERE prefix = ${icon!.set.prefix}`,
+      prisma.$executeRaw`UPDATE catalogue_state SET version = version - 3 WHERE id = 1`,
+    ]);
+    const detail = await loadIconDetail(reads, { ref: icon!.slug }, null);
+    expect(detail!.icon.set.author).toBe(author);
+    expect(copyReads()).toBe(before + 1);
+  });
+
+  it.skipIf(skip)('gives a 503’s error, not a 500’s, for rows naming a category no read finds', async () => {
+    const { reads, prisma } = database.db;
+    const [state] = await prisma.$queryRaw<{ version: number }[]>`SELECT version::int AS version FROM catalogue_state WHERE id = 1`;
+    const [set] = await prisma.iconSet.findMany({ take: 1 });
+    // Only replicas at different states behind one address can give such rows; the rows are made up here.
+    const failure = await setsAndCategoriesFor(reads, state!.version, [{ set_id: set!.id, category_id: 2_000_000_000 }]).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DatabaseUnavailableError);
+    expect(failure).toMatchObject({ reason: 'busy', retryAfterSeconds: 1 });
   });
 });
