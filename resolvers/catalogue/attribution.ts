@@ -1,7 +1,7 @@
 // What an icon's license asks of those who use it. Every license of the catalogue's sets asks
 // for credit (MIT, Apache, BSD, ISC, CC BY, OFL, GPL, MPL keep the author's notice) except the
 // public-domain dedications below; a set without an SPDX id is taken to ask for it too.
-import type { SetRecord } from './icon-sets.ts';
+import type { SetRecord } from './sets-and-categories.ts';
 
 const NO_ATTRIBUTION = new Set(['CC0-1.0', 'Unlicense', '0BSD', 'MIT-0', 'WTFPL']);
 

@@ -7,8 +7,7 @@ import type { Icon } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
 import type { CatalogueVersions } from './list-index/index.ts';
-import type { SetRecord } from './icon-sets.ts';
-import { setsAndCategoriesFor, type SetsAndCategories } from './sets-and-categories.ts';
+import { setsAndCategoriesFor, type SetRecord, type SetsAndCategories } from './sets-and-categories.ts';
 import { sharedLoader } from './shared-loader.ts';
 import { safeSvgBody } from '../svg.ts';
 

@@ -3,13 +3,12 @@
 // the import writes with the set's icons, in the same transaction (icon_sets.icon_count), so
 // listing every set costs no scan of the icons.
 import DataLoader from 'dataloader';
-import type { IconSet, PrismaClient } from '../../prisma/generated/client.ts';
+import type { PrismaClient } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import { loadIconsInOrder, type IconRecord } from './icon-records.ts';
+import type { SetRecord } from './sets-and-categories.ts';
 
-/** A set as the resolvers see it: what an icon's record carries of its set. */
-export type SetRecord = Pick<IconSet, 'prefix' | 'name' | 'author' | 'authorUrl' | 'licenseTitle' | 'licenseSpdx' | 'licenseUrl' | 'premium'>;
 
 /** How many sample icons a set shows. */
 export const SAMPLES_PER_SET = 4;

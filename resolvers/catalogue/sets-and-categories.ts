@@ -10,10 +10,13 @@
 // that starts after the rows were read). That read may be of a later version than the rows, when
 // an import commits in between: its names are then the newer import's, as a join in a later
 // statement would give.
+import type { IconSet } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
-import type { SetRecord } from './icon-sets.ts';
+
+/** A set as the resolvers see it: what an icon's record carries of its set. */
+export type SetRecord = Pick<IconSet, 'prefix' | 'name' | 'author' | 'authorUrl' | 'licenseTitle' | 'licenseSpdx' | 'licenseUrl' | 'premium'>;
 
 export interface CategoryRecord {
   name: string;
