@@ -1,7 +1,8 @@
 // Loading icons. A page: one statement for the rows of a whole page (their sets and categories
-// from memory, sets-and-categories.ts), and batched loaders for what only some queries ask for (tags, SVG bodies, ownership), so
-// a page of 100 icons with tags is a fixed handful of statements. A single icon is read whole
-// by icon-detail.ts, whose parts the resolvers find in the same loaders, primed.
+// from a copy in memory, sets-and-categories.ts), and batched loaders for what only some queries
+// ask for (tags, SVG bodies, ownership), so a page of 100 icons with tags is a fixed handful of
+// statements. A single icon is read whole by icon-detail.ts, whose parts the resolvers find in
+// the same loaders, primed.
 import DataLoader from 'dataloader';
 import type { Icon } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
@@ -82,7 +83,7 @@ function toRecord(row: IconRow, { sets, categories }: SetsAndCategories): IconRe
 /** The most requests whose pages one statement reads (at most 100 icons each). */
 const MAX_PAGES_PER_STATEMENT = 20;
 
-/** The catalogue state the rows were read at: a page from the list index holds only at its own. */
+/** The order version the rows were read at (with their catalogue version): a page from the list index holds only at its own. */
 const ORDER_VERSION = Prisma.sql`(SELECT order_version FROM catalogue_state WHERE id = 1) AS order_version`;
 
 interface PageRows {

@@ -9,7 +9,6 @@ import type { Reads } from '../../prisma/reads.ts';
 import { loadIconsInOrder, type IconRecord } from './icon-records.ts';
 import type { SetRecord } from './sets-and-categories.ts';
 
-
 /** How many sample icons a set shows. */
 export const SAMPLES_PER_SET = 4;
 
