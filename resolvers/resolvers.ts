@@ -144,6 +144,8 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     licenseUrl: (icon: IconRecord) => icon.set.licenseUrl,
     attribution: (icon: IconRecord) => attributionOf(icon.name, icon.set),
     publishedAt: (icon: IconRecord) => icon.publishedAt.toISOString(),
+    colors: async (icon: IconRecord, _args, context) => (await requestState(context).colorsAndKeywords.load(icon.id)).colors,
+    keywords: async (icon: IconRecord, _args, context) => (await requestState(context).colorsAndKeywords.load(icon.id)).keywords,
     tags: (icon: IconRecord, _args, context) => requestState(context).tags.load(icon.id),
     svgUrl(icon: OpenedIcon, _args, context) {
       const url = fillTemplate(context.urls.svgUrl, { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName, v: fileVersion(icon.bodyDigest) });

@@ -15,7 +15,7 @@ import { safeSvgBody } from '../svg.ts';
 /** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
 export type IconRecord = Pick<
   Icon,
-  'id' | 'slug' | 'sourceName' | 'name' | 'categoryName' | 'style' | 'colors' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'keywords' | 'bodyDigest'
+  'id' | 'slug' | 'sourceName' | 'name' | 'categoryName' | 'style' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'bodyDigest'
 > & {
   categorySlug: string;
   /** Shared by the records of the set's icons. */
@@ -30,14 +30,12 @@ export interface IconRow {
   category_id: number;
   set_id: number;
   style: string;
-  colors: string[] | null;
   premium: boolean;
   downloads: number;
   popularity: number;
   published_at: Date;
   width: number;
   height: number;
-  keywords: string[] | null;
   body_digest: string;
   /** The `catalogue_state.version` the row was read at: which copy of the sets and categories has its own. */
   catalogue_version: number;
@@ -45,10 +43,15 @@ export interface IconRow {
 
 const CATALOGUE_VERSION = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) AS catalogue_version`;
 
-/** An icon's columns, with the catalogue version they were read at (the statement names the icons `i`). */
+/**
+ * An icon's columns, with the catalogue version they were read at (the statement names the icons
+ * `i`). Not its colours and keywords: arrays that only GraphQL's `colors` and `keywords` show,
+ * read when asked for (`colorsAndKeywords` below); parsing them was a third of a list page's
+ * rows (list-page misses 1.13x without them, bench/RESULTS.md, 2026-11-26 night).
+ */
 export const ICON_COLUMNS = Prisma.sql`
-  i.id, i.slug, i.source_name, i.name, i.category_id, i.set_id, i.style, i.colors,
-  i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.keywords, i.body_digest,
+  i.id, i.slug, i.source_name, i.name, i.category_id, i.set_id, i.style,
+  i.premium, i.downloads, i.popularity, i.published_at, i.width, i.height, i.body_digest,
   ${CATALOGUE_VERSION}`;
 
 /** What makes the records of rows read in one statement (so at one catalogue version): their sets and categories are looked up first. */
@@ -67,14 +70,12 @@ function toRecord(row: IconRow, { sets, categories }: SetsAndCategories): IconRe
     categoryName: category.name,
     categorySlug: category.slug,
     style: row.style,
-    colors: row.colors ?? [],
     premium: row.premium,
     downloads: row.downloads,
     popularity: row.popularity,
     publishedAt: row.published_at,
     width: row.width,
     height: row.height,
-    keywords: row.keywords ?? [],
     bodyDigest: row.body_digest,
     set: sets.get(row.set_id)!,
   };
@@ -134,6 +135,11 @@ export async function loadIconsInOrder(reads: Reads, ids: readonly number[]): Pr
   return (await loadIconsAt(reads, ids)).icons;
 }
 
+export interface ColorsAndKeywords {
+  colors: string[];
+  keywords: string[];
+}
+
 export interface TagRecord {
   slug: string;
   name: string;
@@ -164,6 +170,15 @@ export function createIconLoaders(reads: Reads) {
       );
       const counts = new Map(rows.map((row) => [row.tag_id, Number(row.n)]));
       return tagIds.map((id) => counts.get(id) ?? 0);
+    }),
+    /** Colours and keywords, which icon records leave out (see ICON_COLUMNS). */
+    colorsAndKeywords: new DataLoader<number, ColorsAndKeywords>(async (iconIds) => {
+      const rows = await reads.rows<{ id: number; colors: string[] | null; keywords: string[] | null }>(
+        'icon_colors_keywords',
+        Prisma.sql`SELECT id, colors, keywords FROM icons WHERE id = ANY(${[...iconIds]}::int[])`,
+      );
+      const byId = new Map(rows.map((row) => [row.id, { colors: row.colors ?? [], keywords: row.keywords ?? [] }]));
+      return iconIds.map((id) => byId.get(id) ?? new Error(`icon ${id} has no row`));
     }),
     /** Sanitized SVG bodies. */
     bodies: new DataLoader<number, string>(async (iconIds) => {

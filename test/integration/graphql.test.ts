@@ -223,6 +223,26 @@ describe.each(CATALOGUE_KINDS)('GraphQL catalogue on %s', (kind) => {
     expect(forHundred).toBeLessThanOrEqual(6);
   });
 
+  it.skipIf(skip)('gives colours and keywords, left out of icon rows, from one more statement for a whole page', async () => {
+    const query = `query($perPage: Int) { icons(perPage: $perPage, sort: NEWEST) { data { id colors keywords } } }`;
+    const { prisma } = database.db;
+    const stored = async (ids: number[]) =>
+      new Map((await prisma.icon.findMany({ where: { id: { in: ids } }, select: { id: true, colors: true, keywords: true } })).map(({ id, colors, keywords }) => [id, { colors, keywords }]));
+    statements.length = 0;
+    const { icons } = dataOf<{ icons: { data: { id: number; colors: string[]; keywords: string[] }[] } }>(await run(query, { perPage: 60 }));
+    expect(statements.filter((sql) => /\bkeywords\b/.test(sql))).toHaveLength(1);
+    const expected = await stored(icons.data.map(({ id }) => id));
+    expect(icons.data.some(({ keywords }) => keywords.length > 0)).toBe(true);
+    expect(icons.data.some(({ colors }) => colors.length > 0)).toBe(true);
+    for (const icon of icons.data) expect({ colors: icon.colors, keywords: icon.keywords }, String(icon.id)).toEqual(expected.get(icon.id));
+    // A single icon too, by id.
+    const [first] = icons.data;
+    const { icon } = dataOf<{ icon: { colors: string[]; keywords: string[] } }>(
+      await run(`query($ref: ID!) { icon(ref: $ref) { colors keywords } }`, { ref: String(first!.id) }),
+    );
+    expect(icon).toEqual(expected.get(first!.id));
+  });
+
   it.skipIf(skip)('reads a single icon with its tags, markup and the caller\'s ownership in one statement', async () => {
     const detail = `query($ref: ID!) { icon(ref: $ref) { id slug premium tags { slug name } svg license licenseUrl } }`;
     const free = await database.db.prisma.icon.findFirstOrThrow({ where: { premium: false, published: true, tags: { some: {} } }, orderBy: { id: 'asc' } });
