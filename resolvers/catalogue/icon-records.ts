@@ -1,6 +1,6 @@
 // Loading icons. A page: one statement for the rows of a whole page (their sets and categories
 // from a copy in memory, sets-and-categories.ts), and batched loaders for what only some queries
-// ask for (tags, SVG bodies, ownership), so a page of 100 icons with tags is a fixed handful of
+// ask for (tags, SVG bodies, colours and keywords, ownership), so a page of 100 icons with tags is a fixed handful of
 // statements. A single icon is read whole by icon-detail.ts, whose parts the resolvers find in
 // the same loaders, primed.
 import DataLoader from 'dataloader';
