@@ -1,8 +1,8 @@
 // Loading icons. A page: one statement for the rows of a whole page (their sets and categories
 // from a copy in memory, sets-and-categories.ts), and batched loaders for what only some queries
-// ask for (tags, SVG bodies, colours and keywords, ownership), so a page of 100 icons with tags is a fixed handful of
-// statements. A single icon is read whole by icon-detail.ts, whose parts the resolvers find in
-// the same loaders, primed.
+// ask for (tags, SVG bodies, colours and keywords, ownership), so a page of 100 icons with tags
+// is a fixed handful of statements. A single icon is read whole by icon-detail.ts, whose parts
+// the resolvers find in the same loaders, primed.
 import DataLoader from 'dataloader';
 import type { Icon } from '../../prisma/generated/client.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
@@ -12,7 +12,7 @@ import { setsAndCategoriesFor, type SetRecord, type SetsAndCategories } from './
 import { sharedLoader } from './shared-loader.ts';
 import { safeSvgBody } from '../svg.ts';
 
-/** An icon as the resolvers see it: the model's columns (no body, no search document) plus joined names. */
+/** An icon as the resolvers see it: the model's columns (no body, search document, colours or keywords) plus its set's and category's names. */
 export type IconRecord = Pick<
   Icon,
   'id' | 'slug' | 'sourceName' | 'name' | 'categoryName' | 'style' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'bodyDigest'
