@@ -11,7 +11,6 @@ import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { validateConfig } from '../../../lib/config-validation.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { createUrlSigner, signingSecret, type UrlSigner } from '../../../lib/url-signing.ts';
-import type { Database } from '../../../prisma/database.ts';
 import type { CatalogueContext } from '../../../resolvers/context.ts';
 import { urlTemplate, type UrlTemplates } from '../../../resolvers/urls.ts';
 import type { RequestCarrier } from '../../pipeline/exchange.ts';
@@ -49,19 +48,12 @@ export const useCatalogueContext: PluginFactory = (rawOptions, services, where):
     return { signer, seconds: signedUrlSeconds };
   };
 
-  const contextOn = ({ prisma, reads }: Database, context: RequestCarrier): CatalogueContext => {
-    const exchange = services.exchangeOf(context);
-    return { prisma, reads, viewer: exchange?.caller?.viewer ?? null, rateLimit: exchange?.rateLimit ?? null, urls: templatesFor(context), signedUrls: signedUrls() };
-  };
-  // Synchronous once the database is open: envelop then builds the context without a promise
-  // (list-page misses 1.17x side by side, bench/RESULTS.md, 2026-11-27).
-  let opened: Database | undefined;
-  const extend = useExtendContext((context: RequestCarrier): CatalogueContext | Promise<CatalogueContext> => {
-    if (opened) return contextOn(opened, context);
-    return services.database().then((database) => {
-      opened = database;
-      return contextOn(database, context);
-    });
-  });
+  const extend = useExtendContext(
+    async (context: RequestCarrier): Promise<CatalogueContext> => {
+      const { prisma, reads } = await services.database();
+      const exchange = services.exchangeOf(context);
+      return { prisma, reads, viewer: exchange?.caller?.viewer ?? null, rateLimit: exchange?.rateLimit ?? null, urls: templatesFor(context), signedUrls: signedUrls() };
+    },
+  );
   return { name: 'catalogue-context', yoga: [extend as YogaPlugin] };
 };
