@@ -3,7 +3,7 @@
 // (SIGKILL only if one ignores it), and one-shot commands (the operator CLI, another checkout's
 // build steps) with their output captured.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
 
@@ -184,6 +184,26 @@ export function runCommand(command: string, args: string[], { cwd, env }: { cwd:
 export function mustSucceed(what: string, result: CommandResult): CommandResult {
   if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${(result.stderr.trim() || result.stdout.trim()).split('\n').slice(-TAIL_LINES).join('\n')}`);
   return result;
+}
+
+/** Linux's clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's times. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time (user and system, all threads) a running process has used, in seconds, from
+ * /proc/<pid>/stat; undefined when it cannot be read. Synchronous, so that it is read at the
+ * moment a measured run starts and ends.
+ */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface ProcessMemory {

@@ -17,6 +17,8 @@ export interface LoadOptions {
   seconds: number;
   /** The path of each request, for distinct-URL scenarios (else `url`'s own, every time). */
   nextPath?: () => string;
+  /** The CPU time the server process has used so far, in seconds (children.ts processCpuSeconds). */
+  serverCpuSeconds?: () => number | undefined;
 }
 
 export interface RunStats {
@@ -40,6 +42,12 @@ export interface RunStats {
   statusCodes: Record<string, number>;
   /** X-Cache values of the measured run's responses. */
   cache: CacheCounts;
+  /**
+   * The server's CPU time over the measured run divided by its responses, in microseconds; NaN
+   * unless `serverCpuSeconds` was given. Other processes on a shared machine slow a server's
+   * req/s more than its CPU time per response: they take the CPU, not add to its work.
+   */
+  cpuMicrosPerResponse: number;
 }
 
 function run(options: autocannon.Options, onLatency?: (ms: number) => void): Promise<autocannon.Result> {
@@ -117,13 +125,16 @@ export async function measure(options: LoadOptions): Promise<RunStats> {
   const latencies: number[] = [];
   const cachedLatencies: number[] = [];
   const uncachedLatencies: number[] = [];
+  const cpuBefore = options.serverCpuSeconds?.();
   const result = await run({ ...common, duration: options.seconds }, (ms) => {
     latencies.push(ms);
     (cache.lastWasCached ? cachedLatencies : uncachedLatencies).push(ms);
   });
+  const cpuAfter = options.serverCpuSeconds?.();
   count(result);
   const sorted = Float64Array.from(latencies).sort();
   const responses = result.requests.total;
+  const cpuSeconds = cpuBefore === undefined || cpuAfter === undefined ? NaN : cpuAfter - cpuBefore;
   return {
     responses,
     durationSeconds: result.duration,
@@ -138,5 +149,6 @@ export async function measure(options: LoadOptions): Promise<RunStats> {
     timeouts,
     statusCodes,
     cache: cache.counts,
+    cpuMicrosPerResponse: responses > 0 ? (cpuSeconds * 1e6) / responses : NaN,
   };
 }

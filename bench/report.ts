@@ -61,6 +61,8 @@ export interface ComparedResult {
   stats: RunStats;
   /** New (this checkout's gateway) over old (its) req/s, every round in the order run. */
   roundRatios: number[];
+  /** Old over new gateway CPU time per response (above 1: new costs less), every round in the order run. */
+  roundCpuRatios: number[];
 }
 
 export interface Goal {
@@ -104,6 +106,9 @@ export const formatInt = (value: number) => (Number.isFinite(value) ? integer.fo
 export const formatMs = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
 /** Three decimals, or two significant digits below 0.01 (so 0.0004 does not read as 0.000). */
 export const formatRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' : ratio < 0.01 ? ratio.toPrecision(2) : ratio.toFixed(3));
+/** Old over new CPU time per response: above 1 when the new gateway does a response's work with less CPU. */
+export const cpuRatioOf = (gateway: RunStats, old: RunStats) => old.cpuMicrosPerResponse / gateway.cpuMicrosPerResponse;
+export const formatCpu = (micros: number) => (Number.isFinite(micros) ? integer.format(micros) : 'n/a');
 export const ratioOf = (gateway: RunStats, plain: RunStats) => (plain.requestsPerSecond > 0 ? gateway.requestsPerSecond / plain.requestsPerSecond : NaN);
 
 /** New over old req/s below this flags a scenario as slower than the compared commit. */
@@ -186,7 +191,7 @@ const labelOf = (scenario: Scenario) => (scenario.urls ? `${scenario.label} ${RE
 
 export function resultsTable(results: ScenarioResult[]): string {
   const bodyOnly = results.some((result) => result.plainBodyOnly);
-  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'X-Cache hits', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio', ...(bodyOnly ? ['minimal-headers plain req/s', 'ratio to it'] : [])];
+  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'X-Cache hits', 'gateway CPU µs/response', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio', ...(bodyOnly ? ['minimal-headers plain req/s', 'ratio to it'] : [])];
   const rows = results.map((result) => [
     labelOf(result.scenario),
     `${formatInt(result.bodyBytes)} B`,
@@ -196,6 +201,7 @@ export function resultsTable(results: ScenarioResult[]): string {
     formatMs(result.gateway.max),
     failures(result.gateway),
     formatHitRate(result.gateway),
+    formatCpu(result.gateway.cpuMicrosPerResponse),
     formatInt(result.plain.requestsPerSecond),
     formatMs(result.plain.p50),
     formatMs(result.plain.p99),
@@ -235,7 +241,7 @@ const latencies = (stats: RunStats) => `${formatMs(stats.p50)} / ${formatMs(stat
 export function comparisonTable(results: ScenarioResult[]): string {
   const compared = results.flatMap((result) => (result.compared ? [{ result, old: result.compared }] : []));
   if (!compared.length) return '';
-  const header = ['scenario', 'new req/s', 'old req/s', 'new/old', 'new/old per round', 'new p50 / p99 / max ms', 'old p50 / p99 / max ms', 'new / old X-Cache hits', 'new/plain', 'old/plain', 'flag'];
+  const header = ['scenario', 'new req/s', 'old req/s', 'new/old', 'new/old per round', 'new / old CPU µs/response', 'old/new CPU per round', 'new p50 / p99 / max ms', 'old p50 / p99 / max ms', 'new / old X-Cache hits', 'new/plain', 'old/plain', 'flag'];
   const rows = compared.map(({ result, old }) => {
     const newOld = ratioOf(result.gateway, old.stats);
     return [
@@ -244,6 +250,8 @@ export function comparisonTable(results: ScenarioResult[]): string {
       formatInt(old.stats.requestsPerSecond),
       formatRatio(newOld),
       old.roundRatios.map(formatRatio).join(' '),
+      `${formatCpu(result.gateway.cpuMicrosPerResponse)} / ${formatCpu(old.stats.cpuMicrosPerResponse)}`,
+      old.roundCpuRatios.map(formatRatio).join(' '),
       latencies(result.gateway),
       latencies(old.stats),
       `${formatHitRate(result.gateway)} / ${formatHitRate(old.stats)}`,

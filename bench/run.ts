@@ -50,7 +50,7 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative } from 'node:path';
 import { waitUntilQuiet } from './settle.ts';
-import { mustSucceed, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
+import { mustSucceed, processCpuSeconds, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { copyDataDirectory, describeTarget, describeThisCheckout, prepareComparedBuild, resolveCompareTarget, type ComparedBuild, type CompareTarget } from './compare.ts';
 import { hitRate } from './cache-header.ts';
 import { measure, type RunStats } from './load.ts';
@@ -75,6 +75,8 @@ import {
   formatRatio,
   goalLines,
   longTailTable,
+  cpuRatioOf,
+  formatCpu,
   ratioOf,
   resultsTable,
   slowerFlag,
@@ -545,6 +547,7 @@ type RoundStats = Map<ServerChild, RunStats>;
 
 const rps = (stats: RoundStats, server: ServerChild) => stats.get(server)!.requestsPerSecond;
 const newOldOf = (stats: RoundStats, servers: MeasuredServers) => rps(stats, servers.gateway) / Math.max(1, rps(stats, servers.old!));
+const oldNewCpuOf = (stats: RoundStats, servers: MeasuredServers) => cpuRatioOf(stats.get(servers.gateway)!, stats.get(servers.old!)!);
 
 /**
  * Each round measures every server back to back; the round with the median ratio is kept (new
@@ -561,7 +564,8 @@ function keptRound(rounds: RoundStats[], servers: MeasuredServers): RoundStats {
 function describe(server: string, stats: RunStats, isGateway = true): string {
   const bad = stats.non2xx + stats.errors + stats.timeouts;
   const hits = isGateway ? hitRate(stats.cache) : NaN;
-  return `${server} ${formatInt(stats.requestsPerSecond).padStart(6)} req/s p50 ${formatMs(stats.p50)} p99 ${formatMs(stats.p99)} max ${formatMs(stats.max)} ms${Number.isFinite(hits) ? `, X-Cache hits ${formatHitRate(stats)}` : ''}${bad ? `  <-- ${formatInt(bad)} ERRORS` : ''}`;
+  const cpu = Number.isFinite(stats.cpuMicrosPerResponse) ? `, CPU ${formatCpu(stats.cpuMicrosPerResponse)} µs/response` : '';
+  return `${server} ${formatInt(stats.requestsPerSecond).padStart(6)} req/s p50 ${formatMs(stats.p50)} p99 ${formatMs(stats.p99)} max ${formatMs(stats.max)} ms${Number.isFinite(hits) ? `, X-Cache hits ${formatHitRate(stats)}` : ''}${cpu}${bad ? `  <-- ${formatInt(bad)} ERRORS` : ''}`;
 }
 
 function logScenarioResult(result: ScenarioResult, position: string): void {
@@ -573,6 +577,7 @@ function logScenarioResult(result: ScenarioResult, position: string): void {
     const rounds = compared.roundRatios.length > 1 ? ` (rounds ${compared.roundRatios.map(formatRatio).join(' ')})` : '';
     const flag = slowerFlag(newOld);
     log(`        ${describe('old    ', compared.stats)}   new/old ${formatRatio(newOld)}${rounds}${flag ? `  <-- ${flag}` : ''}`);
+    log(`        CPU per response old/new ${compared.roundCpuRatios.map(formatRatio).join(' ')} (by round)`);
   }
   log(`        ${describe('plain  ', plain, false)}   ratio ${formatRatio(ratioOf(gateway, plain))}`);
   if (plainBodyOnly) log(`        ${describe('minimal', plainBodyOnly, false)}   ratio ${formatRatio(ratioOf(gateway, plainBodyOnly))} (plain with minimal headers)`);
@@ -599,6 +604,7 @@ async function measureScenarios(servers: MeasuredServers, list: Scenario[], capt
       warmupSeconds: settings.warmupSeconds,
       seconds,
       ...(cursor && { nextPath: () => cursor.next() }),
+      ...(gateways.has(server) && { serverCpuSeconds: () => processCpuSeconds(server.pid) }),
     });
   };
   const all = [gateway, ...(old ? [old] : []), plain, ...(bodyOnly ? [bodyOnly] : [])];
@@ -627,7 +633,7 @@ async function measureScenarios(servers: MeasuredServers, list: Scenario[], capt
       gateway: stats.get(gateway)!,
       plain: stats.get(plain)!,
       ...(bodyOnly ? { plainBodyOnly: stats.get(bodyOnly)! } : {}),
-      ...(old ? { compared: { stats: stats.get(old)!, roundRatios: rounds.map((round) => newOldOf(round, servers)) } } : {}),
+      ...(old ? { compared: { stats: stats.get(old)!, roundRatios: rounds.map((round) => newOldOf(round, servers)), roundCpuRatios: rounds.map((round) => oldNewCpuOf(round, servers)) } } : {}),
       ...(scenario.urls ? { longTail: await longTailFigures(scenario, cursorOf(scenario, gateway), gateway, old) } : {}),
     };
     results.push(result);

@@ -1,12 +1,16 @@
 // The bench's measurement (bench/load.ts) against a real node:http server over a socket: the
 // latencies of cached responses are told apart from the misses', so the Zipf mix can say whether
-// its worst request was a slow miss or a hit that a miss stalled.
+// its worst request was a slow miss or a hit that a miss stalled; and the server's CPU time per
+// response, read from /proc for the measured run only.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processCpuSeconds } from '../../bench/children.ts';
 import { measure } from '../../bench/load.ts';
 
 const MISS_DELAY_MS = 250;
+/** `/busy/...` keeps the CPU busy this long before it answers. */
+const BUSY_MS = 3;
 
 describe('bench measure: cached and uncached latencies', () => {
   let server: Server;
@@ -15,6 +19,11 @@ describe('bench measure: cached and uncached latencies', () => {
   beforeAll(async () => {
     // `/hit/...` answers at once as a cache hit; anything else is a miss that takes MISS_DELAY_MS.
     server = createServer((request, response) => {
+      if (request.url!.startsWith('/busy/')) {
+        const until = performance.now() + BUSY_MS;
+        while (performance.now() < until);
+        return void response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }
       const hit = request.url!.startsWith('/hit/');
       const send = () => response.writeHead(200, { 'x-cache': hit ? 'HIT' : 'MISS', 'content-type': 'application/json' }).end('{}');
       if (hit) send();
@@ -46,5 +55,18 @@ describe('bench measure: cached and uncached latencies', () => {
     expect(stats.cache.hit).toBe(0);
     expect(stats.cached.max).toBeNaN();
     expect(stats.uncached.max).toBeGreaterThanOrEqual(MISS_DELAY_MS);
+  });
+
+  it("reports the server's CPU time per response over the measured run, and none when not asked", async () => {
+    // The server runs in this process, so the figure also holds autocannon's own work: at least
+    // the server's 3 ms a response, and not much more.
+    const busy = url.replace('/hit/', '/busy/');
+    const stats = await measure({ url: busy, headers: {}, connections: 2, warmupSeconds: 0.3, seconds: 1, serverCpuSeconds: () => processCpuSeconds(process.pid) });
+    expect(stats.responses).toBeGreaterThan(50);
+    expect(stats.cpuMicrosPerResponse).toBeGreaterThanOrEqual(BUSY_MS * 1000 * 0.9);
+    expect(stats.cpuMicrosPerResponse).toBeLessThan(BUSY_MS * 1000 * 2);
+    const unasked = await measure({ url: busy, headers: {}, connections: 1, warmupSeconds: 0, seconds: 0.3 });
+    expect(unasked.cpuMicrosPerResponse).toBeNaN();
+    expect(processCpuSeconds(2 ** 22 + 12_345)).toBeUndefined();
   });
 });
