@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { hitRate } from './cache-header.ts';
 import type { ProcessMemory } from './children.ts';
-import type { RunStats } from './load.ts';
+import { percentile, type RunStats } from './load.ts';
 import type { UrlSource } from './url-source.ts';
 
 export interface Scenario {
@@ -109,6 +109,20 @@ export const formatRatio = (ratio: number) => (!Number.isFinite(ratio) ? 'n/a' :
 /** Old over new CPU time per response: above 1 when the new gateway does a response's work with less CPU. */
 export const cpuRatioOf = (gateway: RunStats, old: RunStats) => old.cpuMicrosPerResponse / gateway.cpuMicrosPerResponse;
 export const formatCpu = (micros: number) => (Number.isFinite(micros) ? integer.format(micros) : 'n/a');
+/**
+ * The middle half of the rounds' ratios (first to third quartile, nearest rank): how far apart
+ * rounds of the same pair fall. On a shared machine one round can be off by 25 %; a median
+ * whose middle half spans 1.0 has not shown a change.
+ */
+export function middleHalf(ratios: readonly number[]): [number, number] {
+  const sorted = Float64Array.from(ratios).sort();
+  return [percentile(sorted, 25), percentile(sorted, 75)];
+}
+const formatMiddleHalf = (ratios: readonly number[]) => {
+  const [low, high] = middleHalf(ratios);
+  return ratios.length < 4 ? 'n/a' : `${formatRatio(low)}-${formatRatio(high)}`;
+};
+
 export const ratioOf = (gateway: RunStats, plain: RunStats) => (plain.requestsPerSecond > 0 ? gateway.requestsPerSecond / plain.requestsPerSecond : NaN);
 
 /** New over old req/s below this flags a scenario as slower than the compared commit. */
@@ -241,7 +255,7 @@ const latencies = (stats: RunStats) => `${formatMs(stats.p50)} / ${formatMs(stat
 export function comparisonTable(results: ScenarioResult[]): string {
   const compared = results.flatMap((result) => (result.compared ? [{ result, old: result.compared }] : []));
   if (!compared.length) return '';
-  const header = ['scenario', 'new req/s', 'old req/s', 'new/old', 'new/old per round', 'new / old CPU µs/response', 'old/new CPU per round', 'new p50 / p99 / max ms', 'old p50 / p99 / max ms', 'new / old X-Cache hits', 'new/plain', 'old/plain', 'flag'];
+  const header = ['scenario', 'new req/s', 'old req/s', 'new/old', 'middle half of rounds', 'new/old per round', 'new / old CPU µs/response', 'old/new CPU per round', 'new p50 / p99 / max ms', 'old p50 / p99 / max ms', 'new / old X-Cache hits', 'new/plain', 'old/plain', 'flag'];
   const rows = compared.map(({ result, old }) => {
     const newOld = ratioOf(result.gateway, old.stats);
     return [
@@ -249,6 +263,7 @@ export function comparisonTable(results: ScenarioResult[]): string {
       formatInt(result.gateway.requestsPerSecond),
       formatInt(old.stats.requestsPerSecond),
       formatRatio(newOld),
+      formatMiddleHalf(old.roundRatios),
       old.roundRatios.map(formatRatio).join(' '),
       `${formatCpu(result.gateway.cpuMicrosPerResponse)} / ${formatCpu(old.stats.cpuMicrosPerResponse)}`,
       old.roundCpuRatios.map(formatRatio).join(' '),

@@ -66,17 +66,18 @@ import {
   appendResults,
   comparisonTable,
   comparisonVerdict,
+  cpuRatioOf,
   errorBanner,
   evaluateGoals,
   findProblems,
+  formatCpu,
   formatHitRate,
   formatInt,
   formatMs,
   formatRatio,
   goalLines,
   longTailTable,
-  cpuRatioOf,
-  formatCpu,
+  middleHalf,
   ratioOf,
   resultsTable,
   slowerFlag,
@@ -574,7 +575,9 @@ function logScenarioResult(result: ScenarioResult, position: string): void {
   log(`        ${describe('gateway', gateway)}`);
   if (compared) {
     const newOld = ratioOf(gateway, compared.stats);
-    const rounds = compared.roundRatios.length > 1 ? ` (rounds ${compared.roundRatios.map(formatRatio).join(' ')})` : '';
+    const [low, high] = middleHalf(compared.roundRatios);
+    const spread = compared.roundRatios.length >= 4 ? `, middle half ${formatRatio(low)}-${formatRatio(high)}` : '';
+    const rounds = compared.roundRatios.length > 1 ? ` (rounds ${compared.roundRatios.map(formatRatio).join(' ')}${spread})` : '';
     const flag = slowerFlag(newOld);
     log(`        ${describe('old    ', compared.stats)}   new/old ${formatRatio(newOld)}${rounds}${flag ? `  <-- ${flag}` : ''}`);
     log(`        CPU per response old/new ${compared.roundCpuRatios.map(formatRatio).join(' ')} (by round)`);
