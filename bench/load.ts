@@ -44,8 +44,8 @@ export interface RunStats {
   cache: CacheCounts;
   /**
    * The server's CPU time over the measured run divided by its responses, in microseconds; NaN
-   * unless `serverCpuSeconds` was given. Other processes on a shared machine slow a server's
-   * req/s more than its CPU time per response: they take the CPU, not add to its work.
+   * unless `serverCpuSeconds` was given. For a server that keeps its core busy this is about the
+   * inverse of its req/s (README, "Speed": what it can and cannot tell).
    */
   cpuMicrosPerResponse: number;
 }

@@ -119,8 +119,9 @@ export function middleHalf(ratios: readonly number[]): [number, number] {
   return [percentile(sorted, 25), percentile(sorted, 75)];
 }
 const formatMiddleHalf = (ratios: readonly number[]) => {
+  if (ratios.length < 4) return 'n/a';
   const [low, high] = middleHalf(ratios);
-  return ratios.length < 4 ? 'n/a' : `${formatRatio(low)}-${formatRatio(high)}`;
+  return `${formatRatio(low)}-${formatRatio(high)}`;
 };
 
 export const ratioOf = (gateway: RunStats, plain: RunStats) => (plain.requestsPerSecond > 0 ? gateway.requestsPerSecond / plain.requestsPerSecond : NaN);

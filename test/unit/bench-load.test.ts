@@ -9,7 +9,7 @@ import { processCpuSeconds } from '../../bench/children.ts';
 import { measure } from '../../bench/load.ts';
 
 const MISS_DELAY_MS = 250;
-/** `/busy/...` keeps the CPU busy this long before it answers. */
+/** `/busy/...` answers once this process has used this much more CPU time (not wall time: a loaded machine may take turns away). */
 const BUSY_MS = 3;
 
 describe('bench measure: cached and uncached latencies', () => {
@@ -20,8 +20,12 @@ describe('bench measure: cached and uncached latencies', () => {
     // `/hit/...` answers at once as a cache hit; anything else is a miss that takes MISS_DELAY_MS.
     server = createServer((request, response) => {
       if (request.url!.startsWith('/busy/')) {
-        const until = performance.now() + BUSY_MS;
-        while (performance.now() < until);
+        const cpuMicros = () => {
+          const { user, system } = process.cpuUsage();
+          return user + system;
+        };
+        const until = cpuMicros() + BUSY_MS * 1000;
+        while (cpuMicros() < until);
         return void response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       }
       const hit = request.url!.startsWith('/hit/');
