@@ -118,11 +118,12 @@ export function middleHalf(ratios: readonly number[]): [number, number] {
   const sorted = Float64Array.from(ratios).sort();
   return [percentile(sorted, 25), percentile(sorted, 75)];
 }
-const formatMiddleHalf = (ratios: readonly number[]) => {
-  if (ratios.length < 4) return 'n/a';
+/** The middle half as text ("0.913-1.086"); undefined for fewer than 4 rounds, where it says nothing. */
+export function formatMiddleHalf(ratios: readonly number[]): string | undefined {
+  if (ratios.length < 4) return undefined;
   const [low, high] = middleHalf(ratios);
   return `${formatRatio(low)}-${formatRatio(high)}`;
-};
+}
 
 export const ratioOf = (gateway: RunStats, plain: RunStats) => (plain.requestsPerSecond > 0 ? gateway.requestsPerSecond / plain.requestsPerSecond : NaN);
 
@@ -264,7 +265,7 @@ export function comparisonTable(results: ScenarioResult[]): string {
       formatInt(result.gateway.requestsPerSecond),
       formatInt(old.stats.requestsPerSecond),
       formatRatio(newOld),
-      formatMiddleHalf(old.roundRatios),
+      formatMiddleHalf(old.roundRatios) ?? 'n/a',
       old.roundRatios.map(formatRatio).join(' '),
       `${formatCpu(result.gateway.cpuMicrosPerResponse)} / ${formatCpu(old.stats.cpuMicrosPerResponse)}`,
       old.roundCpuRatios.map(formatRatio).join(' '),

@@ -73,11 +73,11 @@ import {
   formatCpu,
   formatHitRate,
   formatInt,
+  formatMiddleHalf,
   formatMs,
   formatRatio,
   goalLines,
   longTailTable,
-  middleHalf,
   ratioOf,
   resultsTable,
   slowerFlag,
@@ -575,8 +575,8 @@ function logScenarioResult(result: ScenarioResult, position: string): void {
   log(`        ${describe('gateway', gateway)}`);
   if (compared) {
     const newOld = ratioOf(gateway, compared.stats);
-    const [low, high] = middleHalf(compared.roundRatios);
-    const spread = compared.roundRatios.length >= 4 ? `, middle half ${formatRatio(low)}-${formatRatio(high)}` : '';
+    const middle = formatMiddleHalf(compared.roundRatios);
+    const spread = middle ? `, middle half ${middle}` : '';
     const rounds = compared.roundRatios.length > 1 ? ` (rounds ${compared.roundRatios.map(formatRatio).join(' ')}${spread})` : '';
     const flag = slowerFlag(newOld);
     log(`        ${describe('old    ', compared.stats)}   new/old ${formatRatio(newOld)}${rounds}${flag ? `  <-- ${flag}` : ''}`);
