@@ -14,7 +14,8 @@ import { ownedBytes } from '../../../lib/owned-bytes.ts';
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
-import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operation-envelope.ts';
+import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { matchesETag, strongETag } from '../rest-routes/etag.ts';
@@ -59,7 +60,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
   const document: DocumentNode = operations.document(options.operation);
   const FILE = Symbol('icon-files: the file a request names');
   const routes = { svg: `${options.svgPath}/{prefix}/{name}.svg`, png: `${options.pngPath}/{prefix}/{name}.png` };
-  let envelope: Envelope | undefined;
+  let enveloped: OperationEnvelope | undefined;
 
   /**
    * Free icons' data by prefix/name (the same for every caller), for cacheSeconds, bounded by its
@@ -75,9 +76,8 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
   const finished = new LRUCache<string, Buffer>({ maxSize: Math.max(1, options.cacheMaxBytes), sizeCalculation: (bytes, key) => bytes.length + key.length + 64 });
 
   async function run(exchange: Exchange, file: FileRequest): Promise<ExecutionResult> {
-    if (!envelope) throw new Error('icon-files is not bound to a schema yet');
-    const { schema, contextFactory, execute } = envelope({ ...exchange.carrier });
-    const contextValue = await contextFactory();
+    if (!enveloped) throw new Error('icon-files is not bound to a schema yet');
+    const { schema, contextValue, execute } = await enveloped(exchange.carrier);
     const expires = exchange.query.get('expires');
     const variableValues = {
       prefix: file.prefix,
@@ -217,7 +217,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
       const { schema } = served();
       const problems = validate(schema, document);
       if (problems.length) throw new ConfigError(`operation ${options.operation} does not fit the schema: ${problems.map((problem) => problem.message).join('; ')}`);
-      envelope = served;
+      enveloped = operationEnvelope(served);
     },
   };
 };

@@ -16,7 +16,8 @@ import { unavailability } from '../../../resolvers/errors.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
 import type { Database } from '../../../prisma/database.ts';
 import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
-import type { Envelope, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operation-envelope.ts';
+import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { useCompiledOperations } from './compiled-operations.ts';
@@ -36,7 +37,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   const table = new RouteTable(options, loadOperations(isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations)));
   const cache = new ResponseCache({ maxBytes: options.cacheMaxBytes });
   const MATCH = Symbol('rest-routes: the route a request matched');
-  let envelope: Envelope | undefined;
+  let enveloped: OperationEnvelope | undefined;
   let openapi = { body: '{}', etag: strongETag('{}') };
   /** Known once an operation ran: asked whether it would refuse a query right now. */
   let database: Database | undefined;
@@ -51,10 +52,9 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   }
 
   async function run(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>): Promise<ExecutionResult> {
-    if (!envelope) throw new Error(`route ${match.route.config.path} is not bound to a schema yet`);
+    if (!enveloped) throw new Error(`route ${match.route.config.path} is not bound to a schema yet`);
     database ??= await services.database();
-    const { schema, contextFactory, execute } = envelope({ ...exchange.carrier });
-    const contextValue = await contextFactory();
+    const { schema, contextValue, execute } = await enveloped(exchange.carrier);
     return (await execute({ schema, document: match.route.document, variableValues: variables, contextValue, operationName: match.route.config.operation })) as ExecutionResult;
   }
 
@@ -171,7 +171,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
       table.bind(schema);
       const body = JSON.stringify(buildOpenApiDocument(schema, table.routes, options.openapi, api));
       openapi = { body, etag: strongETag(body) };
-      envelope = served;
+      enveloped = operationEnvelope(served);
     },
   };
 };
