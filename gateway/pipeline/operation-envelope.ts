@@ -6,10 +6,11 @@
 // soft limit of 12 fields added by keyed stores) then leaves the object's transition tree.
 // Mesh's fields (7 and a symbol) and catalogue-context's (6) are 14, and every request's context
 // had a hidden class of its own (seen with --allow-natives-syntax): about 5.5 KB allocated per
-// request, and every read of the context (resolvers, plugins) met a new shape. The fields are learned from the first context
-// built (they depend on the plugins and on .meshrc.yaml's source names) and set to undefined in
-// the next ones, so every context after the first shares one hidden class, and a field its
-// plugin did not set reads undefined, as before. Measured in bench/RESULTS.md (2026-11-27).
+// request, and every read of the context (resolvers, plugins) met a new shape. The fields are
+// learned from the first context built (they depend on the plugins and on .meshrc.yaml's source
+// names) and set to undefined in the next ones, so every context after the first shares one
+// hidden class, and a field its plugin did not set reads undefined, as before. Measured in
+// bench/RESULTS.md (2026-11-27).
 import type { ExecutionArgs } from 'graphql';
 import type { RequestCarrier } from './exchange.ts';
 import type { Envelope } from './plugin.ts';
