@@ -5,7 +5,9 @@
 // access line was a large part of a cached route's cost, bench/RESULTS.md). If stdout cannot
 // keep up, at most 16 MiB wait; beyond that lines are dropped and counted
 // (icon_gateway_log_lines_dropped_total), so a slow log reader never exhausts memory.
+// Stacks (a `stack` string or an `err`'s) are logged in the sources' lines, not the bundle's.
 import { pino, type Logger } from 'pino';
+import { mapBundleStack, stackSerializers } from './mapped-stack.ts';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -18,6 +20,7 @@ function createLogger(env = process.env) {
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      serializers: stackSerializers(mapBundleStack),
     },
     destination,
   );
