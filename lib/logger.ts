@@ -6,8 +6,13 @@
 // keep up, at most 16 MiB wait; beyond that lines are dropped and counted
 // (icon_gateway_log_lines_dropped_total), so a slow log reader never exhausts memory.
 // Stacks (a `stack` string or an `err`'s) are logged in the sources' lines, not the bundle's.
+import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
-import { mapBundleStack, stackSerializers } from './mapped-stack.ts';
+import { createStackMapper, stackSerializers } from './mapped-stack.ts';
+import { PROJECT_ROOT } from './project-root.ts';
+
+/** Maps the gateway bundle's frames (`dist/`, see scripts/build-gateway.mjs); others stay. */
+export const mapBundleStack = createStackMapper(join(PROJECT_ROOT, 'dist'));
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

@@ -1,14 +1,13 @@
-// Stack traces in the project's TypeScript lines, mapped when they are logged. `npm start` runs
-// the bundle without `--enable-source-maps`: that flag makes Node read and keep the source map of
-// every module it loads that names one, most of them packages' (about 9.5 MB of heap and 20 MB
-// of resident memory on an idle gateway, bench/RESULTS.md), to map stacks nobody may ever read.
-// Here only the bundle's own map is read, on the first stack that has one of its frames.
+// Stack traces in the project's TypeScript lines, mapped when they are logged or a crash prints
+// them. `npm start` runs the bundle without `--enable-source-maps`: that flag makes Node read and
+// keep the source map of every module it loads that names one, most of them packages' (about 9.5
+// MB of heap and 20 MB of resident memory on an idle gateway, bench/RESULTS.md), to map stacks
+// nobody may ever read. Here only the bundle's own map is read, on the first stack that has one
+// of its frames.
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { PROJECT_ROOT } from './project-root.ts';
 
 /** `file:///…/dist/x.mjs:line:column` or `/…/dist/x.mjs:line:column` in a frame. */
 const BUNDLE_FRAME = /(file:\/\/[^\s()]+?|\/[^\s():]+?)\.mjs:(\d+):(\d+)/g;
@@ -55,5 +54,17 @@ export function stackSerializers(map: StackMapper) {
   };
 }
 
-/** The gateway bundle's mapper (`dist/`, see scripts/build-gateway.mjs). */
-export const mapBundleStack: StackMapper = createStackMapper(join(PROJECT_ROOT, 'dist'));
+/**
+ * A crash (an uncaught exception, or a rejection nobody handled) printed with its stack mapped on
+ * stderr, then exit 1, as Node does without a handler; `beforeExit` runs first (the log's flush).
+ */
+export function reportCrashesMapped(map: StackMapper, beforeExit: () => void = () => {}): void {
+  process.on('uncaughtException', (error) => {
+    process.stderr.write(`${map(error instanceof Error ? (error.stack ?? String(error)) : `Uncaught ${String(error)}`)}\n`);
+    try {
+      beforeExit();
+    } finally {
+      process.exit(1);
+    }
+  });
+}

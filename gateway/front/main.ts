@@ -2,7 +2,8 @@
 // directory), migrate it, on first embedded start import the demo catalogue and print a demo
 // key, then serve.
 import { ConfigError } from '../../lib/config-validation.ts';
-import { logger } from '../../lib/logger.ts';
+import { logger, mapBundleStack } from '../../lib/logger.ts';
+import { reportCrashesMapped } from '../../lib/mapped-stack.ts';
 import { bootstrapDatabase } from '../../prisma/bootstrap.ts';
 import { openServingDatabase, type Database } from '../../prisma/database.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
@@ -15,6 +16,8 @@ import { createFront, listen, ListenError } from './server.ts';
 // What the process is doing (database, migrations, serving, stopping) is logged even when
 // LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
 const lifecycle = logger.level === 'silent' ? logger : logger.child({}, { level: 'info' });
+
+reportCrashesMapped(mapBundleStack, () => logger.flush());
 
 const port = Number(process.env.PORT ?? 4000);
 const host = process.env.HOST || undefined;

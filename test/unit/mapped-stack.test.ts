@@ -1,8 +1,7 @@
 // Stacks logged by the bundle are mapped to the sources' lines by the bundle's own map, read when
 // a stack needs it (npm start runs without --enable-source-maps: lib/mapped-stack.ts).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +9,7 @@ import { build } from 'esbuild';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStackMapper, stackSerializers } from '../../lib/mapped-stack.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 const SOURCE = `// a module of the "project"
 export function checkPort(port: number): number {
@@ -22,6 +22,13 @@ export function checkPort(port: number): number {
 const ENTRY = `import { checkPort } from './check.ts';
 try { checkPort(70000); } catch (error) { process.stdout.write((error as Error).stack ?? ''); }
 `;
+// A process that crashes, as the gateway's main.ts reports it (uncaught, or a rejection).
+const CRASH = `import { createStackMapper, reportCrashesMapped } from ${JSON.stringify(join(PROJECT_ROOT, 'lib', 'mapped-stack.ts'))};
+import { checkPort } from './check.ts';
+reportCrashesMapped(createStackMapper(import.meta.dirname), () => process.stdout.write('flushed'));
+if (process.argv[2] === 'rejection') void Promise.resolve().then(() => checkPort(70000));
+else setTimeout(() => checkPort(70000), 1);
+`;
 
 describe('stacks mapped when logged', () => {
   let root: string;
@@ -29,12 +36,17 @@ describe('stacks mapped when logged', () => {
   let stack: string;
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'mapped-stack-'));
+    // Inside the project, so that the crash bundle finds pino in node_modules as the gateway does.
+    mkdirSync(join(PROJECT_ROOT, 'test', 'output'), { recursive: true });
+    root = mkdtempSync(join(PROJECT_ROOT, 'test', 'output', 'mapped-stack-'));
     mkdirSync(join(root, 'src'));
     writeFileSync(join(root, 'src', 'check.ts'), SOURCE);
     writeFileSync(join(root, 'src', 'main.ts'), ENTRY);
+    writeFileSync(join(root, 'src', 'crash.ts'), CRASH);
     dist = join(root, 'dist');
-    await build({ entryPoints: [join(root, 'src', 'main.ts')], outfile: join(dist, 'app.mjs'), bundle: true, platform: 'node', format: 'esm', sourcemap: 'linked', logLevel: 'silent' });
+    const options = { bundle: true, platform: 'node', format: 'esm', packages: 'external', sourcemap: 'linked', logLevel: 'silent' } as const;
+    await build({ ...options, entryPoints: [join(root, 'src', 'main.ts')], outfile: join(dist, 'app.mjs') });
+    await build({ ...options, entryPoints: [join(root, 'src', 'crash.ts')], outfile: join(dist, 'crash.mjs') });
     // As npm start runs the bundle: no --enable-source-maps, so the stack is the bundle's.
     stack = execFileSync(process.execPath, [join(dist, 'app.mjs')], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
   });
@@ -62,6 +74,16 @@ describe('stacks mapped when logged', () => {
     } finally {
       renameSync(moved, join(dist, 'app.mjs.map'));
     }
+  });
+
+  it.each(['exception', 'rejection'])('prints a crash (uncaught %s) mapped on stderr, flushes, and exits 1', (kind) => {
+    const crash = spawnSync(process.execPath, [join(dist, 'crash.mjs'), kind], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(crash.status).toBe(1);
+    expect(crash.stdout).toBe('flushed');
+    expect(crash.stderr.split('\n')[0]).toBe('Error: port 70000 is out of range');
+    expect(crash.stderr).toContain(`${pathToFileURL(join(root, 'src', 'check.ts')).href}:4:11`);
+    expect(crash.stderr).toContain(`${pathToFileURL(join(root, 'src', 'crash.ts')).href}:`);
+    expect(crash.stderr).not.toContain('crash.mjs');
   });
 
   it('maps the `stack` and `err` of a log line through pino', () => {
