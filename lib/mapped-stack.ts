@@ -56,15 +56,11 @@ export function stackSerializers(map: StackMapper) {
 
 /**
  * A crash (an uncaught exception, or a rejection nobody handled) printed with its stack mapped on
- * stderr, then exit 1, as Node does without a handler; `beforeExit` runs first (the log's flush).
+ * stderr, then exit 1, as Node does without a handler.
  */
-export function reportCrashesMapped(map: StackMapper, beforeExit: () => void = () => {}): void {
+export function reportCrashesMapped(map: StackMapper): void {
   process.on('uncaughtException', (error) => {
     process.stderr.write(`${map(error instanceof Error ? (error.stack ?? String(error)) : `Uncaught ${String(error)}`)}\n`);
-    try {
-      beforeExit();
-    } finally {
-      process.exit(1);
-    }
+    process.exit(1);
   });
 }

@@ -17,7 +17,8 @@ import { createFront, listen, ListenError } from './server.ts';
 // LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
 const lifecycle = logger.level === 'silent' ? logger : logger.child({}, { level: 'info' });
 
-reportCrashesMapped(mapBundleStack, () => logger.flush());
+// The log's waiting lines are written at exit by pino itself (its destination's exit hook).
+reportCrashesMapped(mapBundleStack);
 
 const port = Number(process.env.PORT ?? 4000);
 const host = process.env.HOST || undefined;

@@ -22,10 +22,13 @@ export function checkPort(port: number): number {
 const ENTRY = `import { checkPort } from './check.ts';
 try { checkPort(70000); } catch (error) { process.stdout.write((error as Error).stack ?? ''); }
 `;
-// A process that crashes, as the gateway's main.ts reports it (uncaught, or a rejection).
+// A process that crashes, as the gateway's main.ts reports it (uncaught, or a rejection), with a
+// log line still in the logger's buffer (pino writes it at exit).
 const CRASH = `import { createStackMapper, reportCrashesMapped } from ${JSON.stringify(join(PROJECT_ROOT, 'lib', 'mapped-stack.ts'))};
+import { logger } from ${JSON.stringify(join(PROJECT_ROOT, 'lib', 'logger.ts'))};
 import { checkPort } from './check.ts';
-reportCrashesMapped(createStackMapper(import.meta.dirname), () => process.stdout.write('flushed'));
+reportCrashesMapped(createStackMapper(import.meta.dirname));
+logger.info({ msg: 'the line before the crash' });
 if (process.argv[2] === 'rejection') void Promise.resolve().then(() => checkPort(70000));
 else setTimeout(() => checkPort(70000), 1);
 `;
@@ -76,10 +79,10 @@ describe('stacks mapped when logged', () => {
     }
   });
 
-  it.each(['exception', 'rejection'])('prints a crash (uncaught %s) mapped on stderr, flushes, and exits 1', (kind) => {
-    const crash = spawnSync(process.execPath, [join(dist, 'crash.mjs'), kind], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  it.each(['exception', 'rejection'])('prints a crash (uncaught %s) mapped on stderr, writes the waiting log lines, and exits 1', (kind) => {
+    const crash = spawnSync(process.execPath, [join(dist, 'crash.mjs'), kind], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'info' } });
     expect(crash.status).toBe(1);
-    expect(crash.stdout).toBe('flushed');
+    expect(crash.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['the line before the crash']);
     expect(crash.stderr.split('\n')[0]).toBe('Error: port 70000 is out of range');
     expect(crash.stderr).toContain(`${pathToFileURL(join(root, 'src', 'check.ts')).href}:4:11`);
     expect(crash.stderr).toContain(`${pathToFileURL(join(root, 'src', 'crash.ts')).href}:`);
