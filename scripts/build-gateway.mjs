@@ -11,7 +11,10 @@ import { pathToFileURL } from 'node:url';
 const root = resolve(import.meta.dirname, '..');
 const started = performance.now();
 
-/** Writes `contents` to `path` aside and renames it into place. */
+/**
+ * Writes `contents` to `path` aside and renames it into place: several gateways may start on one
+ * host at once, and no process may ever import a half-written bundle (or read a half-written file).
+ */
 async function writeInPlace(path, contents) {
   await mkdir(dirname(path), { recursive: true });
   const aside = `${path}.${process.pid}.tmp`;
@@ -52,7 +55,5 @@ const { outputFiles } = await build({
   write: false,
   plugins: [queryCompilerFromFile],
 });
-// Several gateways may start on one host at once: each file is written aside and renamed into
-// place, so no process ever imports a half-written bundle.
 for (const file of outputFiles) await writeInPlace(file.path, file.contents);
 if (process.argv.includes('--verbose')) console.log(`dist/gateway.mjs built in ${Math.round(performance.now() - started)} ms`);
