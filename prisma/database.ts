@@ -15,7 +15,7 @@ import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { PGliteConnection } from './pglite-connection.ts';
 import { guardAdapterFactory, logAvailabilityChange, QueryGuard } from './query-guard.ts';
 import { poolReads, type QueryRunner, type Reads, readTypes } from './reads.ts';
-import { servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
+import { backgroundStatementTimeout, servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
 import type { DatabaseUnavailableError } from './unavailable.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
@@ -112,12 +112,13 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   // Migrations get pools of their own, without the serving timeouts: they may run long statements.
   const factory = new PrismaPg(config);
   // One pool for the Prisma client and the reads layer, so that both share its connections and timeouts.
-  const pool = new pg.Pool({ ...(serving ? { ...config, ...servingPoolSettings(parsed, serving) } : config), options: sessionSettings(parsed.options), types: readTypes });
+  const settings = serving && servingPoolSettings(parsed, serving);
+  const pool = new pg.Pool({ ...config, ...settings, options: sessionSettings(parsed.options), types: readTypes });
   // An idle connection that fails leaves the pool; the next query opens another (or reports the outage).
   pool.on('error', () => {});
   const guarded = servingFactory(new PrismaPg(pool), poolSize, serving);
   const prisma = createClient(guarded.factory, onQuery);
-  const reads = poolReads(pool, { run: guarded.run, onQuery });
+  const reads = poolReads(pool, { run: guarded.run, onQuery, backgroundTimeoutMs: settings ? backgroundStatementTimeout(settings, serving!) : undefined });
   return {
     kind: 'postgres',
     location: redactUrl(url),

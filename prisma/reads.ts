@@ -28,6 +28,11 @@ import type { Prisma } from './generated/client.ts';
 export interface ReadOptions {
   /** The best plan depends on the values (how many rows they match): plan it for them every time. */
   planForValues?: boolean | undefined;
+  /**
+   * No client waits for it (a part of the list index): it gets the pool's background statement
+   * timeout (ReadsOptions.backgroundTimeoutMs) instead of the serving one.
+   */
+  background?: boolean | undefined;
 }
 
 export interface Reads {
@@ -60,6 +65,13 @@ export interface ReadsOptions {
   onQuery?: ((sql: string) => void) | undefined;
   /** Distinct statement texts that are prepared; more run unnamed. */
   maxPrepared?: number | undefined;
+  /**
+   * The statement timeout of background reads (0: none); undefined: they run as the others do.
+   * A read that takes a second on an idle server took more than the 5 s serving timeout under
+   * the load of a gateway started cold (all its list pages by SQL), every time it was tried: the
+   * list index was never read, and list pages stayed at a third of their speed.
+   */
+  backgroundTimeoutMs?: number | undefined;
 }
 
 export const MAX_PREPARED = 200;
@@ -112,7 +124,32 @@ export interface PoolReads extends Reads {
 }
 
 /** Reads on `pool`, whose config sets `types: readTypes`. */
-export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepared = MAX_PREPARED }: ReadsOptions = {}): PoolReads {
+/** How much longer than a statement's timeout the gateway waits for its answer (as servingLimitsFromEnv). */
+const ANSWER_MARGIN_MS = 1_000;
+/** pg's longest timer: no client-side timeout. */
+const NO_TIMEOUT = 2 ** 31 - 1;
+
+/**
+ * A statement with a statement timeout of its own: on a connection taken from the pool, in a
+ * read-only transaction whose SET LOCAL ends with it, so the connection goes back as it came. A
+ * connection whose statement failed is closed rather than returned (it may still be running it).
+ */
+async function queryWithTimeout<Row extends pg.QueryResultRow>(pool: pg.Pool, config: pg.QueryConfig, timeoutMs: number): Promise<pg.QueryResult<Row>> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
+    const result = await client.query<Row>({ ...config, query_timeout: timeoutMs === 0 ? NO_TIMEOUT : timeoutMs + ANSWER_MARGIN_MS } as pg.QueryConfig);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}
+
+export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepared = MAX_PREPARED, backgroundTimeoutMs }: ReadsOptions = {}): PoolReads {
   const nameOf = statementNames(maxPrepared);
   let closed = false;
   let underWay = 0;
@@ -127,7 +164,9 @@ export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepar
       if (prepared !== undefined) config.name = prepared;
       underWay++;
       try {
-        const result = await run(() => pool.query<Row & pg.QueryResultRow>(config));
+        const result = await run(() =>
+          options?.background && backgroundTimeoutMs !== undefined ? queryWithTimeout<Row & pg.QueryResultRow>(pool, config, backgroundTimeoutMs) : pool.query<Row & pg.QueryResultRow>(config),
+        );
         return result.rows;
       } finally {
         if (--underWay === 0) allDone?.();

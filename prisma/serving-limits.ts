@@ -5,6 +5,10 @@
 //                                  network; default: the statement timeout + 1 s)
 //   DATABASE_CONNECT_TIMEOUT_MS    opening a connection, or waiting for a free one in the pool
 //   DATABASE_MAX_WAITING           queries that may wait for a connection; more get 503 at once
+//   DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS
+//                                  the statement timeout of reads that no client waits for (the
+//                                  list index's parts), which under load outlast the statement
+//                                  timeout; never shorter than it
 // 0 turns a timeout off. DATABASE_URL may set the first three for every user of the URL, the
 // CLI included, as `statement_timeout`, `query_timeout` (ms) and `connect_timeout` (s); there
 // they win over these variables.
@@ -16,6 +20,7 @@ export interface ServingLimits {
   queryTimeoutMs: number;
   connectTimeoutMs: number;
   maxWaiting: number;
+  backgroundStatementTimeoutMs: number;
 }
 
 const wholeNumber = z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).optional());
@@ -25,6 +30,7 @@ const servingEnv = z.object({
   DATABASE_QUERY_TIMEOUT_MS: wholeNumber,
   DATABASE_CONNECT_TIMEOUT_MS: wholeNumber.default(2_000),
   DATABASE_MAX_WAITING: wholeNumber.default(100),
+  DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS: wholeNumber.default(60_000),
 });
 
 export function servingLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): ServingLimits {
@@ -35,6 +41,7 @@ export function servingLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Serv
     queryTimeoutMs: parsed.DATABASE_QUERY_TIMEOUT_MS ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 1_000 : 0),
     connectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
     maxWaiting: parsed.DATABASE_MAX_WAITING,
+    backgroundStatementTimeoutMs: parsed.DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS,
   };
 }
 
@@ -53,4 +60,16 @@ export function servingPoolSettings(parsedUrl: object, limits: ServingLimits): {
     ...(query > 0 ? { query_timeout: query } : {}),
     connectionTimeoutMillis: connectSeconds === undefined ? limits.connectTimeoutMs : connectSeconds * 1000,
   };
+}
+
+/**
+ * The statement timeout of background reads (ReadOptions.background) on a pool with `settings`
+ * (servingPoolSettings): undefined when its statements have none, so background reads need no
+ * other; 0 for none; never shorter than the pool's own.
+ */
+export function backgroundStatementTimeout(settings: { statement_timeout?: number }, limits: ServingLimits): number | undefined {
+  const statement = settings.statement_timeout;
+  if (statement === undefined) return undefined;
+  const background = limits.backgroundStatementTimeoutMs;
+  return background === 0 ? 0 : Math.max(background, statement);
 }

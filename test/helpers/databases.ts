@@ -41,7 +41,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-type ExtraOptions = Pick<DatabaseOptions, 'onQuery'>;
+type ExtraOptions = Pick<DatabaseOptions, 'onQuery' | 'serving'>;
 
 /** A new database on the PostgreSQL server (empty, or a copy of a template), dropped by `drop()`. */
 export async function createPostgresDatabase(options: ExtraOptions & { template?: string } = {}): Promise<TestDatabase> {
@@ -59,7 +59,7 @@ export async function createPostgresDatabase(options: ExtraOptions & { template?
   }
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 4, onQuery: options.onQuery });
+  const db = await openDatabase({ url: url.toString(), poolSize: 4, onQuery: options.onQuery, serving: options.serving });
   return {
     db,
     url: url.toString(),

@@ -12,6 +12,7 @@ export const servingLimits = (overrides: Partial<ServingLimits> = {}): ServingLi
   queryTimeoutMs: 6_000,
   connectTimeoutMs: 2_000,
   maxWaiting: 100,
+  backgroundStatementTimeoutMs: 60_000,
   ...overrides,
 });
 

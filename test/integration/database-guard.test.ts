@@ -42,13 +42,16 @@ async function failure(work: Promise<unknown>): Promise<{ error: unknown; ms: nu
 }
 
 describe('the serving limits from the environment', () => {
-  it('default to a 5 s statement timeout, a query timeout 1 s longer, a 2 s connect timeout and 100 waiting queries', () => {
-    expect(servingLimitsFromEnv({})).toEqual({ statementTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 2_000, maxWaiting: 100 });
-    expect(servingLimitsFromEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '800', DATABASE_MAX_WAITING: '0', DATABASE_CONNECT_TIMEOUT_MS: '' })).toEqual({
+  it('default to a 5 s statement timeout, a query timeout 1 s longer, a 2 s connect timeout, 100 waiting queries and 60 s for background reads', () => {
+    expect(servingLimitsFromEnv({})).toEqual({ statementTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 2_000, maxWaiting: 100, backgroundStatementTimeoutMs: 60_000 });
+    expect(
+      servingLimitsFromEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '800', DATABASE_MAX_WAITING: '0', DATABASE_CONNECT_TIMEOUT_MS: '', DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS: '0' }),
+    ).toEqual({
       statementTimeoutMs: 800,
       queryTimeoutMs: 1_800,
       connectTimeoutMs: 2_000,
       maxWaiting: 0,
+      backgroundStatementTimeoutMs: 0,
     });
     expect(servingLimitsFromEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).queryTimeoutMs).toBe(0);
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../prisma/database.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { poolReads, readTypes } from '../../prisma/reads.ts';
+import { backgroundStatementTimeout } from '../../prisma/serving-limits.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
 import { servingDatabases, servingLimits } from '../helpers/serving-databases.ts';
@@ -173,6 +174,28 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
     expect(error).toBeInstanceOf(DatabaseUnavailableError);
     expect((error as DatabaseUnavailableError).reason).toBe('timeout');
     expect(await sleepRead(db, 0)).toEqual([{ done: 1 }]);
+  });
+
+  it('gives background reads their own statement timeout, on a connection that goes back to the pool as it came', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1, serving: limits({ statementTimeoutMs: 200, queryTimeoutMs: 5_000, backgroundStatementTimeoutMs: 1_500 }) });
+    const backgroundSleep = (seconds: number) => db.reads.rows('sleep', Prisma.sql`SELECT 1 AS done FROM pg_sleep(${seconds}::float8)`, { background: true });
+    const timeoutNow = async () => (await db.reads.rows<{ statement_timeout: string }>('timeout', Prisma.sql`SELECT current_setting('statement_timeout') AS statement_timeout`))[0]!.statement_timeout;
+    expect(await backgroundSleep(0.5)).toEqual([{ done: 1 }]);
+    // One connection: the read after it ran on the same one, with the serving timeout again.
+    expect(await timeoutNow()).toBe('200ms');
+    expect((await sleepRead(db, 0.5).catch((caught: unknown) => caught)) as DatabaseUnavailableError).toMatchObject({ reason: 'timeout' });
+    const started = performance.now();
+    expect((await backgroundSleep(3).catch((caught: unknown) => caught)) as DatabaseUnavailableError).toMatchObject({ reason: 'timeout' });
+    expect(performance.now() - started).toBeGreaterThan(1_400);
+    expect(performance.now() - started).toBeLessThan(2_900);
+    expect(await timeoutNow()).toBe('200ms');
+  });
+
+  it('never gives background reads a shorter timeout than the serving one, nor one where statements have none', () => {
+    expect(backgroundStatementTimeout({ statement_timeout: 5_000 }, limits({ backgroundStatementTimeoutMs: 60_000 }))).toBe(60_000);
+    expect(backgroundStatementTimeout({ statement_timeout: 5_000 }, limits({ backgroundStatementTimeoutMs: 1_000 }))).toBe(5_000);
+    expect(backgroundStatementTimeout({ statement_timeout: 5_000 }, limits({ backgroundStatementTimeoutMs: 0 }))).toBe(0);
+    expect(backgroundStatementTimeout({}, limits({ backgroundStatementTimeoutMs: 60_000 }))).toBeUndefined();
   });
 
   it('is refused at once while the guard knows the database unreachable, and reads again when it answers', async () => {

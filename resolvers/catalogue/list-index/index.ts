@@ -18,6 +18,7 @@
 // A search's total is counted here too (search-totals.ts), with the catalogue version it holds
 // at: the search reads its page alone and keeps the total only when the page was read at that
 // version (count-cache.ts), as with a total it counted itself.
+import { logger } from '../../../lib/logger.ts';
 import { perReads, type Reads } from '../../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../filters.ts';
 import { newTotals, snapshotPages, type SnapshotPages, type Totals } from './pages.ts';
@@ -83,6 +84,8 @@ function createListIndex(reads: Reads): ListIndex {
   let ordersStale = false;
   let building: Promise<void> | undefined;
   let lastBuildAt = -Infinity;
+  /** Why the last build failed, told once until a build succeeds or fails otherwise (an outage retries every MIN_BUILD_INTERVAL_MS). */
+  let lastFailure: string | undefined;
 
   function buildOnce(): Promise<void> {
     building ??= (async () => {
@@ -94,6 +97,7 @@ function createListIndex(reads: Reads): ListIndex {
             // The totals hold at the same catalogue version (the kept sorted lists start again).
             built = { snapshot, pages: snapshotPages(snapshot, built.totals), totals: built.totals };
             ordersStale = false;
+            lastFailure = undefined;
             return;
           }
         }
@@ -103,9 +107,13 @@ function createListIndex(reads: Reads): ListIndex {
         built = { snapshot, pages: snapshotPages(snapshot, totals), totals };
         stale = false;
         ordersStale = false;
-      } catch {
+        lastFailure = undefined;
+      } catch (error) {
         // The database is busy or down: list pages are read by SQL meanwhile (their own failures
         // reach their clients), and the next attempt waits MIN_BUILD_INTERVAL_MS.
+        const failure = error instanceof Error ? error.message : String(error);
+        if (failure !== lastFailure) logger.warn({ msg: 'list index not read: list pages are read by SQL until a later request reads it', error: failure });
+        lastFailure = failure;
       } finally {
         building = undefined;
       }

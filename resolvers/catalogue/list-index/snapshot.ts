@@ -182,7 +182,7 @@ function decoded(row: Record<string, unknown>): Decoded {
 }
 
 async function readPart(reads: Reads, statement: Prisma.Sql): Promise<Decoded | undefined> {
-  const [row] = await reads.rows<Record<string, unknown>>('list_index', statement, { planForValues: true });
+  const [row] = await reads.rows<Record<string, unknown>>('list_index', statement, { planForValues: true, background: true });
   return row && decoded(row);
 }
 
