@@ -1,7 +1,7 @@
 // The resolvers: argument rules, then the catalogue modules. No HTTP, no SQL of their own.
 import type { IResolvers } from '@graphql-tools/utils';
 import { pageRequest, iconFilter, locale, searchText, sortKey, wholeNumber, type GraphQLFilter, type GraphQLSort, type PageArgs } from './arguments.ts';
-import { attributionOf, attributionRequired } from './catalogue/attribution.ts';
+import { attributionRequired } from './catalogue/attribution.ts';
 import { iconBatch, type BatchArgs } from './batch-arguments.ts';
 import { listSets } from './catalogue/icon-sets.ts';
 import type { SetRecord } from './catalogue/sets-and-categories.ts';
@@ -138,11 +138,8 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     },
   },
 
+  // `category`, `license`, `licenseUrl` and `attribution` are the record's own properties (icon-records.ts).
   Icon: {
-    category: (icon: IconRecord) => icon.categoryName,
-    license: (icon: IconRecord) => icon.set.licenseTitle,
-    licenseUrl: (icon: IconRecord) => icon.set.licenseUrl,
-    attribution: (icon: IconRecord) => attributionOf(icon.name, icon.set),
     publishedAt: (icon: IconRecord) => icon.publishedAt.toISOString(),
     colors: async (icon: IconRecord, _args, context) => (await requestState(context).colorsAndKeywords.load(icon.id)).colors,
     keywords: async (icon: IconRecord, _args, context) => (await requestState(context).colorsAndKeywords.load(icon.id)).keywords,

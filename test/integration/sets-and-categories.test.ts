@@ -47,14 +47,16 @@ describe.each(CATALOGUE_KINDS)('sets and categories in memory on %s', (kind) => 
       rows.map((row) => [
         row.id,
         {
-          categoryName: row.category_name,
+          category: row.category_name,
           categorySlug: row.category_slug,
+          license: row.license_title,
+          licenseUrl: row.license_url,
           set: { prefix: row.prefix, name: row.name, author: row.author, authorUrl: row.author_url, licenseTitle: row.license_title, licenseSpdx: row.license_spdx, licenseUrl: row.license_url, premium: row.premium },
         },
       ]),
     );
   }
-  const shown = (icon: IconRecord) => ({ categoryName: icon.categoryName, categorySlug: icon.categorySlug, set: { ...icon.set } });
+  const shown = (icon: IconRecord) => ({ category: icon.category, categorySlug: icon.categorySlug, license: icon.license, licenseUrl: icon.licenseUrl, set: { ...icon.set } });
 
   it.skipIf(skip)('shows what a join gives, reading the copy once for any number of pages and icons', async () => {
     const { reads } = database.db;
@@ -89,7 +91,7 @@ describe.each(CATALOGUE_KINDS)('sets and categories in memory on %s', (kind) => 
       expect(icon.id).toBe(first!.id);
       expect(icon.set.author).toBe(author);
       expect(icon.set.licenseUrl).toBe('https://example.com/license');
-      expect(icon.categoryName).toBe(category);
+      expect(icon.category).toBe(category);
       expect(shown(icon)).toEqual((await joined([icon.id])).get(icon.id));
     }
     expect(copyReads()).toBe(before + 1);
@@ -103,7 +105,7 @@ describe.each(CATALOGUE_KINDS)('sets and categories in memory on %s', (kind) => 
     const [created] = await prisma.$queryRaw<{ id: number }[]>`INSERT INTO categories (slug, name) VALUES (${`outside-${kind}`}, 'Outside writer') RETURNING id`;
     await prisma.$executeRaw`UPDATE icons SET category_id = ${created!.id} WHERE id = ${icon!.id}`;
     const detail = await loadIconDetail(reads, { ref: String(icon!.id) }, null);
-    expect(detail!.icon).toMatchObject({ categoryName: 'Outside writer', categorySlug: `outside-${kind}` });
+    expect(detail!.icon).toMatchObject({ category: 'Outside writer', categorySlug: `outside-${kind}` });
     expect(copyReads()).toBe(before + 1);
   });
 

@@ -26,7 +26,7 @@ export function useCompiledOperations(documents: ReadonlySet<DocumentNode>): Yog
     }
     let entry = bySchema.get(document);
     if (!entry) {
-      entry = compileQuery(schema, document, operationName);
+      entry = compileQuery(schema, document, operationName, { disableLeafSerialization: true });
       bySchema.set(document, entry);
     }
     return entry;
