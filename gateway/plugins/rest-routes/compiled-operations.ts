@@ -5,6 +5,11 @@
 // maps, field lists). Operations sent to /graphql are not compiled: any text can arrive there,
 // and compiling one costs more than running it once.
 //
+// Leaves are not serialized (graphql-jit's disableLeafSerialization): the routes' operations are
+// fixed and our resolvers return the schema's scalar types (int8 arrives as a number, reads.ts),
+// and each leaf's check allocated its location and path arrays on every icon of a page. The
+// schema has no custom scalar and no output enum; /graphql keeps graphql-js's serialization.
+//
 // Not @envelop/graphql-jit: it pins graphql-jit 0.8.7, whose responses put the fields of
 // fragment spreads after the other fields of a selection (`license_url`, `tags` and `svg`
 // before `id` in an icon), not in the order the operation asks; 0.8.9 keeps the order (a test
