@@ -136,16 +136,25 @@ const NO_TIMEOUT = 2 ** 31 - 1;
  */
 async function queryWithTimeout<Row extends pg.QueryResultRow>(pool: pg.Pool, config: pg.QueryConfig, timeoutMs: number): Promise<pg.QueryResult<Row>> {
   const client = await pool.connect();
+  // A connection lost while checked out is an 'error' event for its holder to handle, as
+  // pool.query does: unheard, it ends the process (it did when PostgreSQL went away in a test).
+  let failure: Error | undefined;
+  const onError = (error: Error) => {
+    failure ??= error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     const result = await client.query<Row>({ ...config, query_timeout: timeoutMs === 0 ? NO_TIMEOUT : timeoutMs + ANSWER_MARGIN_MS } as pg.QueryConfig);
     await client.query('COMMIT');
-    client.release();
     return result;
   } catch (error) {
-    client.release(error instanceof Error ? error : true);
+    failure ??= error instanceof Error ? error : new Error(String(error));
     throw error;
+  } finally {
+    client.removeListener('error', onError);
+    client.release(failure);
   }
 }
 

@@ -191,6 +191,24 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
     expect(await timeoutNow()).toBe('200ms');
   });
 
+  it('fails a background read whose connection is lost, and reads on once the database is back', async () => {
+    const { proxy, url } = await proxied();
+    const db = await open({ url, poolSize: 1, serving: limits({ statementTimeoutMs: 200, backgroundStatementTimeoutMs: 10_000 }) });
+    const backgroundSleep = (seconds: number) => db.reads.rows('sleep', Prisma.sql`SELECT 1 AS done FROM pg_sleep(${seconds}::float8)`, { background: true });
+    const lost = backgroundSleep(5).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the read is under way on the one connection
+    // Before, the checked-out connection's 'error' event had no listener, and ended the process.
+    await proxy.stop();
+    expect(await lost).toBeInstanceOf(Error);
+    await proxy.start();
+    const deadline = Date.now() + 10_000;
+    let answer: unknown;
+    while (answer === undefined && Date.now() < deadline) {
+      answer = await backgroundSleep(0).catch(() => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)));
+    }
+    expect(answer).toEqual([{ done: 1 }]);
+  });
+
   it('never gives background reads a shorter timeout than the serving one, nor one where statements have none', () => {
     expect(backgroundStatementTimeout({ statement_timeout: 5_000 }, limits({ backgroundStatementTimeoutMs: 60_000 }))).toBe(60_000);
     expect(backgroundStatementTimeout({ statement_timeout: 5_000 }, limits({ backgroundStatementTimeoutMs: 1_000 }))).toBe(5_000);
