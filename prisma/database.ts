@@ -118,7 +118,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   pool.on('error', () => {});
   const guarded = servingFactory(new PrismaPg(pool), poolSize, serving);
   const prisma = createClient(guarded.factory, onQuery);
-  const reads = poolReads(pool, { run: guarded.run, onQuery, backgroundTimeoutMs: settings ? backgroundStatementTimeout(settings, serving!) : undefined });
+  const reads = poolReads(pool, { run: guarded.run, onQuery, backgroundTimeoutMs: serving && settings ? backgroundStatementTimeout(settings, serving) : undefined });
   return {
     kind: 'postgres',
     location: redactUrl(url),

@@ -24,6 +24,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Prisma } from './generated/client.ts';
+import { ANSWER_MARGIN_MS } from './serving-limits.ts';
 
 export interface ReadOptions {
   /** The best plan depends on the values (how many rows they match): plan it for them every time. */
@@ -123,9 +124,6 @@ export interface PoolReads extends Reads {
   close(): Promise<void>;
 }
 
-/** Reads on `pool`, whose config sets `types: readTypes`. */
-/** How much longer than a statement's timeout the gateway waits for its answer (as servingLimitsFromEnv). */
-const ANSWER_MARGIN_MS = 1_000;
 /** pg's longest timer: no client-side timeout. */
 const NO_TIMEOUT = 2 ** 31 - 1;
 
@@ -158,6 +156,7 @@ async function queryWithTimeout<Row extends pg.QueryResultRow>(pool: pg.Pool, co
   }
 }
 
+/** Reads on `pool`, whose config sets `types: readTypes`. */
 export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepared = MAX_PREPARED, backgroundTimeoutMs }: ReadsOptions = {}): PoolReads {
   const nameOf = statementNames(maxPrepared);
   let closed = false;

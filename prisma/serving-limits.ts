@@ -33,12 +33,15 @@ const servingEnv = z.object({
   DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS: wholeNumber.default(60_000),
 });
 
+/** How much longer than a statement's timeout the gateway waits for its answer, by default. */
+export const ANSWER_MARGIN_MS = 1_000;
+
 export function servingLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): ServingLimits {
   const parsed = validateConfig(servingEnv, env, 'the environment');
   const statementTimeoutMs = parsed.DATABASE_STATEMENT_TIMEOUT_MS;
   return {
     statementTimeoutMs,
-    queryTimeoutMs: parsed.DATABASE_QUERY_TIMEOUT_MS ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 1_000 : 0),
+    queryTimeoutMs: parsed.DATABASE_QUERY_TIMEOUT_MS ?? (statementTimeoutMs > 0 ? statementTimeoutMs + ANSWER_MARGIN_MS : 0),
     connectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
     maxWaiting: parsed.DATABASE_MAX_WAITING,
     backgroundStatementTimeoutMs: parsed.DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS,
