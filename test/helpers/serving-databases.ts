@@ -44,3 +44,16 @@ export function servingDatabases() {
     },
   };
 }
+
+/**
+ * The first answer of `read`, tried every 100 ms after each failure, while the database comes
+ * back; undefined when none came within `ms`.
+ */
+export async function firstAnswer(read: () => Promise<unknown>, ms = 10_000): Promise<unknown> {
+  const deadline = Date.now() + ms;
+  let answer: unknown;
+  while (answer === undefined && Date.now() < deadline) {
+    answer = await read().catch(() => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)));
+  }
+  return answer;
+}

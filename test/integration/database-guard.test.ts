@@ -8,7 +8,7 @@ import type { Database } from '../../prisma/database.ts';
 import { servingLimitsFromEnv } from '../../prisma/serving-limits.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
-import { servingDatabases, servingLimits } from '../helpers/serving-databases.ts';
+import { firstAnswer, servingDatabases, servingLimits } from '../helpers/serving-databases.ts';
 
 const skipPostgres = Boolean(await postgresUnavailable());
 const limits = servingLimits;
@@ -124,11 +124,6 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
     expect(next.ms).toBeLessThan(100);
 
     proxy.resume();
-    const deadline = Date.now() + 10_000;
-    let answer: unknown;
-    while (answer === undefined && Date.now() < deadline) {
-      answer = await db.prisma.$queryRawUnsafe('SELECT 4 AS four').catch(() => new Promise((resolve) => setTimeout(() => resolve(undefined), 100)));
-    }
-    expect(answer).toEqual([{ four: 4 }]);
+    expect(await firstAnswer(() => db.prisma.$queryRawUnsafe('SELECT 4 AS four'))).toEqual([{ four: 4 }]);
   });
 });
