@@ -10,6 +10,7 @@ import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
 import { preloadSearchVocabulary } from '../../resolvers/catalogue/search/index.ts';
 import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
+import { loadAllocatorTrim, startAllocatorTrims, trimIntervalFromEnv } from './allocator-trim.ts';
 import { loadMesh } from './load-mesh.ts';
 import { createFront, listen, ListenError } from './server.ts';
 
@@ -38,6 +39,7 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
 
 // The config first: a mistake in .meshrc.yaml is reported before any slow work. The gateway
 // asks for the database only when it serves, after it is opened and bootstrapped below.
+const trimIntervalMs = await orExit(Promise.resolve().then(() => trimIntervalFromEnv()));
 let provideDatabase!: (db: Database) => void;
 const database = new Promise<Database>((resolve) => (provideDatabase = resolve));
 const loaded = await orExit(loadMesh({ database: () => database }));
@@ -78,6 +80,14 @@ void listIndexOf(db.reads)
 // So is the search vocabulary, which the first search waited for.
 void preloadSearchVocabulary(db.reads);
 
+// The allocator's free pages go back to the system now and then (allocator-trim.ts).
+const allocator = trimIntervalMs > 0 ? await loadAllocatorTrim((reason) => logger.debug({ msg: `Allocator trim unavailable: ${reason}` })) : undefined;
+const stopTrims = allocator
+  ? startAllocatorTrims(allocator, trimIntervalMs, ({ ms, releasedBytes }) =>
+      logger.debug({ msg: 'Allocator trimmed', ms: Number(ms.toFixed(2)), releasedMb: Number((releasedBytes / 1_048_576).toFixed(1)) }),
+    )
+  : undefined;
+
 if (bootstrap.demoKey) {
   // The key goes to a person at a terminal only, never into a log collected from stdout.
   const { accountName, savedTo, key } = bootstrap.demoKey;
@@ -115,6 +125,7 @@ async function stop(signal: string) {
     logger.flush();
     process.exit(1);
   }, drainTimeoutMs + CLOSE_GRACE_MS).unref();
+  stopTrims?.();
   await front.close();
   await loaded.gateway.close();
   await db.close();

@@ -10,6 +10,7 @@ import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayProcess, } from '../helpers/gateway.ts';
+import { onGlibc } from '../helpers/platform.ts';
 import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 import { redisClusterUnavailable, startRedisCluster } from '../helpers/redis-cluster.ts';
 
@@ -207,6 +208,25 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
       expect(gateway.output()).not.toContain('"msg":"request"');
       const published = await database.db.prisma.icon.count({ where: { published: true } });
       await expect.poll(() => /"msg":"List index ready: ([\d,]+) icons, read in [\d.]+ s"/.exec(gateway.output())?.[1], { timeout: 30_000 }).toBe(published.toLocaleString('en-US'));
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it.skipIf(!onGlibc)('gives the allocator\'s free pages back every MALLOC_TRIM_INTERVAL_MS, each time logged at debug level', async () => {
+    const gateway = await startGatewayProcess({ ...env, LOG_LEVEL: 'debug', MALLOC_TRIM_INTERVAL_MS: '200' });
+    try {
+      const trims = () =>
+        gateway
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"Allocator trimmed"'))
+          .map((line) => JSON.parse(line) as { ms: number; releasedMb: number });
+      await expect.poll(() => trims().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      for (const { ms, releasedMb } of trims()) {
+        expect(ms).toBeGreaterThanOrEqual(0);
+        expect(Number.isFinite(releasedMb)).toBe(true);
+      }
     } finally {
       await gateway.close();
     }
