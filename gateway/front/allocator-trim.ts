@@ -4,9 +4,9 @@
 // held 89 MB of such pages once started (PGlite's start and the list index's read left them) and
 // 34-59 MB more than it used after the long tails (bench/RESULTS.md, 2026-11-27, 11:30-13:40
 // UTC). malloc_trim(0) gives back the free pages anywhere in every arena; it took 1-2 ms on the
-// main thread, 13.5 ms at most, the first time. Node has no binding for it, so koffi (an FFI library whose
-// npm package carries its built binaries; its install script is not needed) calls it. Only where
-// the C library is glibc; elsewhere nothing runs.
+// main thread (13.5 ms at most: the first, after a start). Node has no binding for it, so koffi
+// (an FFI library whose npm package carries its built binaries; its install script is not
+// needed) calls it. Only where the C library is glibc; elsewhere nothing runs.
 import { z } from 'zod';
 import { validateConfig } from '../../lib/config-validation.ts';
 
