@@ -1,6 +1,6 @@
 // Config is validated once, before anything runs, with messages that name the bad key and say
 // what it should be, so that a maintainer who edits YAML is told where they went wrong.
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -25,3 +25,6 @@ export function validateConfig<T extends z.ZodType>(schema: T, raw: unknown, whe
   const problems = result.error.issues.map((issue) => `  ${formatPath([...prefix, ...issue.path])}: ${issue.message}`);
   throw new ConfigError(`${where} is invalid:\n${problems.join('\n')}`);
 }
+
+/** An environment variable's whole number, 0 or more; empty counts as unset (then its `.default`, if any). */
+export const envWholeNumber = z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).optional());

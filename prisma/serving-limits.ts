@@ -13,7 +13,7 @@
 // CLI included, as `statement_timeout`, `query_timeout` (ms) and `connect_timeout` (s); there
 // they win over these variables.
 import { z } from 'zod';
-import { validateConfig } from '../lib/config-validation.ts';
+import { envWholeNumber, validateConfig } from '../lib/config-validation.ts';
 
 export interface ServingLimits {
   statementTimeoutMs: number;
@@ -23,14 +23,12 @@ export interface ServingLimits {
   backgroundStatementTimeoutMs: number;
 }
 
-const wholeNumber = z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).optional());
-
 const servingEnv = z.object({
-  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber.default(5_000),
-  DATABASE_QUERY_TIMEOUT_MS: wholeNumber,
-  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber.default(2_000),
-  DATABASE_MAX_WAITING: wholeNumber.default(100),
-  DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS: wholeNumber.default(60_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: envWholeNumber.default(5_000),
+  DATABASE_QUERY_TIMEOUT_MS: envWholeNumber,
+  DATABASE_CONNECT_TIMEOUT_MS: envWholeNumber.default(2_000),
+  DATABASE_MAX_WAITING: envWholeNumber.default(100),
+  DATABASE_BACKGROUND_STATEMENT_TIMEOUT_MS: envWholeNumber.default(60_000),
 });
 
 /** How much longer than a statement's timeout the gateway waits for its answer, by default. */

@@ -8,7 +8,7 @@
 // (an FFI library whose npm package carries its built binaries; its install script is not
 // needed) calls it. Only where the C library is glibc; elsewhere nothing runs.
 import { z } from 'zod';
-import { validateConfig } from '../../lib/config-validation.ts';
+import { envWholeNumber, validateConfig } from '../../lib/config-validation.ts';
 
 export interface AllocatorTrim {
   /** Gives the allocator's free pages back now; false when there were none to give. */
@@ -32,7 +32,7 @@ export async function loadAllocatorTrim(onUnavailable: (reason: string) => void 
 }
 
 const trimEnv = z.object({
-  MALLOC_TRIM_INTERVAL_MS: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).default(10_000)),
+  MALLOC_TRIM_INTERVAL_MS: envWholeNumber.default(10_000),
 });
 
 /** MALLOC_TRIM_INTERVAL_MS, validated (a bad value is a ConfigError naming the variable). */
