@@ -27,6 +27,8 @@ export interface QueryGuardOptions {
 
 interface Outage {
   since: number;
+  /** performance.now() when it began: a query that started earlier and then succeeds says nothing about now. */
+  began: number;
   cause: DatabaseUnavailableError;
   /** Queries refused at once since it began. */
   refused: number;
@@ -72,7 +74,7 @@ export class QueryGuard {
     this.inFlight++;
     try {
       const result = await query();
-      this.answered();
+      this.answered(startedAt);
       return result;
     } catch (error) {
       const unavailable = databaseUnavailability(error);
@@ -80,7 +82,7 @@ export class QueryGuard {
       // loop can let a timeout fire on a healthy connection; in an outage nothing answers.
       if (unavailable?.reason === 'unreachable' && !(this.lastAnswerAt > startedAt)) this.unreachable(unavailable);
       // An SQL error or a statement the server cancelled is an answer; a pool wait says nothing.
-      else if (unavailable?.reason !== 'busy') this.answered();
+      else if (unavailable?.reason !== 'busy') this.answered(startedAt);
       throw unavailable ?? error;
     } finally {
       this.inFlight--;
@@ -114,14 +116,15 @@ export class QueryGuard {
   private unreachable(error: DatabaseUnavailableError): void {
     if (this.outage) return;
     const now = Date.now();
-    this.outage = { since: now, cause: error, refused: 0, nextTrialAt: now + this.trialIntervalMs, trying: false };
+    this.outage = { since: now, began: performance.now(), cause: error, refused: 0, nextTrialAt: now + this.trialIntervalMs, trying: false };
     this.onChange({ reachable: false, error });
   }
 
-  private answered(): void {
+  /** A query that started at `startedAt` got an answer: the outage ends only if it started after the outage began. */
+  private answered(startedAt: number): void {
     this.lastAnswerAt = performance.now();
     const outage = this.outage;
-    if (!outage) return;
+    if (!outage || startedAt < outage.began) return;
     this.outage = undefined;
     this.onChange({ reachable: true, unreachableMs: Date.now() - outage.since, refused: outage.refused });
   }
