@@ -4,8 +4,9 @@
 //     most `maxWaiting` may wait; more are refused at once. A queue longer than that holds
 //     requests whose clients have given up (2,000 requests on a pool of 10 waited 14 s at p50).
 //   - fails fast while the database is unreachable: once a query found it down or stalled, the
-//     others are refused at once, and one query a second is let through to find out whether it
-//     is back (a circuit breaker), instead of every request waiting for its own timeout.
+//     others are refused at once, and one query a second (a second after the last such try
+//     ended) is let through to find out whether it is back (a circuit breaker), instead of
+//     every request waiting for its own timeout.
 // Refusals are DatabaseUnavailableErrors (503 with Retry-After); so are the driver's own
 // failures of those kinds, which the guard classifies on their way up.
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -19,7 +20,7 @@ export interface QueryGuardOptions {
   capacity: number;
   /** Queries that may wait beyond `capacity`; more are refused at once. */
   maxWaiting: number;
-  /** While the database is unreachable, one query per this many ms goes through to try it. @default 1000 */
+  /** While the database is unreachable, one query goes through to try it this many ms after the last try ended. @default 1000 */
   trialIntervalMs?: number;
   /** Told when the database turns unreachable and when it answers again. */
   onChange?: (change: AvailabilityChange) => void;
@@ -78,15 +79,24 @@ export class QueryGuard {
       return result;
     } catch (error) {
       const unavailable = databaseUnavailability(error);
-      // An answer that came while this query waited contradicts it: during a burst a busy event
-      // loop can let a timeout fire on a healthy connection; in an outage nothing answers.
-      if (unavailable?.reason === 'unreachable' && !(this.lastAnswerAt > startedAt)) this.unreachable(unavailable);
+      if (unavailable?.reason === 'unreachable') {
+        // An answer that came while this query waited contradicts it: during a burst a busy event
+        // loop can let a timeout fire on a healthy connection; in an outage nothing answers. A
+        // contradicted failure is no answer either: counted as one, overlapping stalled queries
+        // would contradict each other and a stall would never be noticed.
+        if (!(this.lastAnswerAt > startedAt)) this.unreachable(unavailable);
+      }
       // An SQL error or a statement the server cancelled is an answer; a pool wait says nothing.
       else if (unavailable?.reason !== 'busy') this.answered(startedAt);
       throw unavailable ?? error;
     } finally {
       this.inFlight--;
-      if (trial && this.outage) this.outage.trying = false;
+      // The next try waits an interval from this one's end: a stalled database holds a try for
+      // the query timeout, and counted from its start, every query after it would be one.
+      if (trial && this.outage) {
+        this.outage.trying = false;
+        this.outage.nextTrialAt = Date.now() + this.trialIntervalMs;
+      }
     }
   }
 
@@ -97,7 +107,6 @@ export class QueryGuard {
       const now = Date.now();
       if (outage.trying || now < outage.nextTrialAt) throw this.unreachableRefusal(outage);
       outage.trying = true;
-      outage.nextTrialAt = now + this.trialIntervalMs;
       return true;
     }
     if (this.inFlight >= this.capacity + this.maxWaiting) throw this.busyRefusal();
