@@ -85,9 +85,10 @@ export class QueryGuard {
         // contradicted failure is no answer either: counted as one, overlapping stalled queries
         // would contradict each other and a stall would never be noticed.
         if (!(this.lastAnswerAt > startedAt)) this.unreachable(unavailable);
+      } else if (unavailable?.reason !== 'busy') {
+        // An SQL error or a statement the server cancelled is an answer; a pool wait says nothing.
+        this.answered(startedAt);
       }
-      // An SQL error or a statement the server cancelled is an answer; a pool wait says nothing.
-      else if (unavailable?.reason !== 'busy') this.answered(startedAt);
       throw unavailable ?? error;
     } finally {
       this.inFlight--;
