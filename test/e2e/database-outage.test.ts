@@ -150,7 +150,7 @@ describe.skipIf(skip)('a PostgreSQL outage', () => {
     expect((await get('/categories')).headers.get('x-cache')).toBe('MISS');
   });
 
-  it('answers 503 with Retry-After within the query timeout while PostgreSQL is stalled, shedding what the pool cannot queue, and /readyz says so (item 6)', async () => {
+  it('answers 503 with Retry-After within the query timeout while PostgreSQL is stalled, and at once when the stall is known, and /readyz says so (item 6)', async () => {
     // A key read just now: its record is fresh while the requests below are admitted.
     const fresh = (await createApiKey(database.db.prisma, { accountName: 'outage-stall' })).key;
     expect((await get('/icons?per_page=1&page=999', fresh)).status).toBe(200);
@@ -161,26 +161,22 @@ describe.skipIf(skip)('a PostgreSQL outage', () => {
       const started = performance.now();
       const timings = await Promise.all(
         Array.from({ length: 60 }, async (_, page) => {
-          const response = await get(`/icons?per_page=2&page=${page + 1}`, fresh, { signal: AbortSignal.timeout(8_000), headers: { 'x-request-id': `stalled-${page}` } });
+          const response = await get(`/icons?per_page=2&page=${page + 1}`, fresh, { signal: AbortSignal.timeout(8_000) });
           await expectUnavailable(response);
           return performance.now() - started;
         }),
       );
-      timings.sort((a, b) => a - b);
-      expect(timings.at(-1)).toBeLessThan(QUERY_TIMEOUT_MS + 1_500);
-      // Those whose statement the pool could not take nor queue were refused at once, not after
-      // the pool's wait. How many that is depends on the machine: the requests read in one turn
-      // of the event loop share one statement (resolvers/catalogue/shared-loader.ts), and a busy
-      // machine reads more of them per turn (on one with 4 busy loops, 17 to 36 of the 60 waited,
-      // in a few statements). Without the bound on waiting queries every one of them would wait.
-      await eventually(async () => Array.from({ length: 60 }, (_, page) => accessLine(`stalled-${page}`)).every(Boolean), 5);
-      const answeredInMs = Array.from({ length: 60 }, (_, page) => accessLine(`stalled-${page}`)!.ms as number);
-      expect(answeredInMs.filter((ms) => ms < POOL_WAIT_MS / 2).length).toBeGreaterThan(0);
+      expect(Math.max(...timings)).toBeLessThan(QUERY_TIMEOUT_MS + 1_500);
+      // Which of them waited for the pool and which were refused at once depends on the machine:
+      // the requests read in one turn of the event loop share one statement (shared-loader.ts),
+      // and a loaded machine reads them in few turns (on one, all 60 went out in at most 6
+      // statements, so none was refused at once). The bound on waiting statements is asserted
+      // where statements can be counted: test/integration/database-guard.test.ts.
 
       // A query that timed out tells the gateway the database does not answer (the queries that
       // started before the stall and got an answer meanwhile cannot). From then on, requests are
       // refused at once, except one a second after the last try ended, which tries the database.
-      await expect.poll(() => logLines(logFrom).some((line) => line.msg.startsWith('database unreachable:')), { timeout: 2 * QUERY_TIMEOUT_MS + 1_500 }).toBe(true);
+      await eventually(async () => logLines(logFrom).some((line) => line.msg.startsWith('database unreachable:')), (2 * QUERY_TIMEOUT_MS + 1_500) / 1000);
       const afterwards: { ms: number; retryAfter: string | null }[] = [];
       for (let page = 0; page < 3; page++) {
         const sent = performance.now();
