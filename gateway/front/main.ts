@@ -12,7 +12,7 @@ import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
 import { loadAllocatorTrim, startAllocatorTrims, trimIntervalFromEnv } from './allocator-trim.ts';
 import { loadMesh } from './load-mesh.ts';
-import { createFront, listen, ListenError } from './server.ts';
+import { createFront, listen, ListenError, portFromEnv } from './server.ts';
 
 // What the process is doing (database, migrations, serving, stopping) is logged even when
 // LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
@@ -21,7 +21,6 @@ const lifecycle = logger.level === 'silent' ? logger : logger.child({}, { level:
 // The log's waiting lines are written at exit by pino itself (its destination's exit hook).
 reportCrashesMapped(mapBundleStack);
 
-const port = Number(process.env.PORT ?? 4000);
 const host = process.env.HOST || undefined;
 
 /** Expected start-up failures get one clear message and exit 1; anything else keeps its stack. */
@@ -40,6 +39,7 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
 // The config first: a mistake in .meshrc.yaml is reported before any slow work. The gateway
 // asks for the database only when it serves, after it is opened and bootstrapped below.
 const trimIntervalMs = await orExit(Promise.resolve().then(() => trimIntervalFromEnv()));
+const port = await orExit(Promise.resolve().then(() => portFromEnv()));
 let provideDatabase!: (db: Database) => void;
 const database = new Promise<Database>((resolve) => (provideDatabase = resolve));
 const loaded = await orExit(loadMesh({ database: () => database }));
