@@ -12,7 +12,8 @@ import { DirectoryLockedError } from '../../prisma/directory-lock.ts';
 import { createProgressReporter, formatSummary } from '../../prisma/import/progress.ts';
 import { loadAllocatorTrim, startAllocatorTrims, trimIntervalFromEnv } from './allocator-trim.ts';
 import { loadMesh } from './load-mesh.ts';
-import { createFront, listen, ListenError, portFromEnv } from './server.ts';
+import { portFromEnv } from '../../lib/listen-port.ts';
+import { createFront, listen, ListenError } from './server.ts';
 
 // What the process is doing (database, migrations, serving, stopping) is logged even when
 // LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".

@@ -7,8 +7,6 @@
 // bounded time on stop.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createMeshHTTPHandler } from '@graphql-mesh/http';
-import { z } from 'zod';
-import { envWholeNumber, validateConfig } from '../../lib/config-validation.ts';
 import { logger } from '../../lib/logger.ts';
 import { whenReady } from '../../lib/maybe-promise.ts';
 import { isBodyless, type Exchange, type GatewayResponse } from '../pipeline/exchange.ts';
@@ -187,15 +185,6 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, host: string 
     default:
       return `Cannot listen on ${where}: ${error.message}`;
   }
-}
-
-const listenEnv = z.object({
-  PORT: envWholeNumber.default(4000).refine((port) => port <= 65_535, 'a TCP port is at most 65535'),
-});
-
-/** PORT: 4000 when unset or empty, 0 for any free port; a ConfigError naming it when it is no port. */
-export function portFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  return validateConfig(listenEnv, env, 'the environment').PORT;
 }
 
 /** Listens; a ListenError saying why when it cannot. Errors after that (accept failures such as EMFILE) are logged, not fatal. */

@@ -1,7 +1,7 @@
 // The port `npm start` listens on, from PORT (gateway/front/server.ts).
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../lib/config-validation.ts';
-import { portFromEnv } from '../../gateway/front/server.ts';
+import { portFromEnv } from '../../lib/listen-port.ts';
 
 describe('PORT', () => {
   it('is 4000 when unset or empty, and what it says otherwise (0: any free port)', () => {
