@@ -10,6 +10,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriver
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { z } from 'zod';
 import { PrismaClient } from './generated/client.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { PGliteConnection } from './pglite-connection.ts';
@@ -17,6 +18,7 @@ import { guardAdapterFactory, logAvailabilityChange, QueryGuard } from './query-
 import { poolReads, type QueryRunner, type Reads, readTypes } from './reads.ts';
 import { backgroundStatementTimeout, servingLimitsFromEnv, servingPoolSettings, type ServingLimits } from './serving-limits.ts';
 import type { DatabaseUnavailableError } from './unavailable.ts';
+import { envWholeNumber, validateConfig } from '../lib/config-validation.ts';
 import { redactUrl } from '../lib/redact-url.ts';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
 
@@ -62,11 +64,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
+const poolEnv = z.object({
+  DATABASE_POOL_SIZE: envWholeNumber.refine((size) => size === undefined || size >= 1, 'a pool needs at least one connection'),
+});
+
+/** DATABASE_URL, PGLITE_DATA_DIR and DATABASE_POOL_SIZE (a ConfigError names a bad pool size). */
 export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
   return {
     url: env.DATABASE_URL || undefined,
     dataDir: env.PGLITE_DATA_DIR || undefined,
-    poolSize: env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined,
+    poolSize: validateConfig(poolEnv, env, 'the environment').DATABASE_POOL_SIZE,
   };
 }
 

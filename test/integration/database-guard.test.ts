@@ -4,7 +4,7 @@
 // behind a stalled TCP proxy does not answer, healing by itself when it answers again.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../lib/config-validation.ts';
-import type { Database } from '../../prisma/database.ts';
+import { databaseOptionsFromEnv, type Database } from '../../prisma/database.ts';
 import { servingLimitsFromEnv } from '../../prisma/serving-limits.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
@@ -59,6 +59,13 @@ describe('the serving limits from the environment', () => {
   it('refuse a value that is not a whole number, naming the variable', () => {
     expect(() => servingLimitsFromEnv({ DATABASE_MAX_WAITING: 'many' })).toThrow(ConfigError);
     expect(() => servingLimitsFromEnv({ DATABASE_QUERY_TIMEOUT_MS: '-1' })).toThrow(/DATABASE_QUERY_TIMEOUT_MS/);
+  });
+
+  it('take the pool size as a whole number of at least one, empty counting as unset', () => {
+    expect(databaseOptionsFromEnv({ DATABASE_POOL_SIZE: '4' }).poolSize).toBe(4);
+    expect(databaseOptionsFromEnv({ DATABASE_POOL_SIZE: '' }).poolSize).toBeUndefined();
+    expect(databaseOptionsFromEnv({}).poolSize).toBeUndefined();
+    for (const bad of ['ten', '0', '2.5']) expect(() => databaseOptionsFromEnv({ DATABASE_POOL_SIZE: bad }), bad).toThrow(/DATABASE_POOL_SIZE/);
   });
 });
 
