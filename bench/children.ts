@@ -35,6 +35,11 @@ export interface StartOptions {
   stdinPipe?: boolean;
   /** Working directory (default: this project; another checkout's gateway runs in its own). */
   cwd?: string;
+  /**
+   * For a server that does not print "Serving on <url>" (the Iconify API): the line that says it
+   * is ready, and the URL it was told to listen on.
+   */
+  ready?: { line: RegExp; url: string };
 }
 
 const SERVING = /Serving on (http:\/\/\S+?:\d+)/;
@@ -97,9 +102,10 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
     const timer = setTimeout(() => fail(`not serving after ${(options.timeoutMs / 1000).toFixed(0)} s`), options.timeoutMs);
 
     const poll = setInterval(() => {
+      const readyWhen = options.ready?.line ?? SERVING;
       const line = outputHead()
         .split('\n')
-        .find((candidate) => SERVING.test(candidate));
+        .find((candidate) => readyWhen.test(candidate));
       if (!line || settled) return;
       settled = true;
       clearTimeout(timer);
@@ -107,7 +113,7 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
       server = {
         name: options.name,
         pid: child.pid!,
-        url: SERVING.exec(line)![1]!,
+        url: options.ready?.url ?? SERVING.exec(line)![1]!,
         readyMs: performance.now() - started,
         readyLine: line,
         tail,

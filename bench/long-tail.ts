@@ -5,7 +5,8 @@
 import { generateQueries, kindCounts, QUERY_MIX, queriesInMix, type QueryKind } from './query-mix.ts';
 import type { Scenario } from './report.ts';
 import { distinctUrls, zipfUrls } from './url-source.ts';
-import { listUrls, searchUrls, singleIconUrls, svgFileUrls } from './url-lists.ts';
+import { iconifyIconPath, iconifySearchPath } from './iconify-api.ts';
+import { listUrls, searchUrls, singleIconPath, singleIconPicks, svgFileUrls } from './url-lists.ts';
 import type { CatalogueVocabulary } from './vocabulary.ts';
 
 export interface LongTailSettings {
@@ -50,18 +51,33 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
         `from ${vocabulary.search.words.length.toLocaleString('en-US')} vocabulary words and ${vocabulary.search.phrases.length.toLocaleString('en-US')} name phrases; ` +
         `e.g. ${queries.slice(0, 8).map(({ text }) => JSON.stringify(text)).join(', ')}`,
     );
-    const urls = searchUrls(queries.map(({ text }) => text));
-    if (wanted('search-miss')) scenarios.push({ id: 'search-miss', label: 'search misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
+    const texts = queries.map(({ text }) => text);
+    const urls = searchUrls(texts);
+    const iconifyUrls = texts.map(iconifySearchPath);
+    if (wanted('search-miss')) {
+      scenarios.push({ id: 'search-miss', label: 'search misses', path: urls.at(-1)!, urls: distinctUrls(urls), iconify: { path: iconifyUrls.at(-1)!, urls: distinctUrls(iconifyUrls) } });
+    }
     // The Zipf mix ranks the list from its end: search misses send it from the start, and its
     // most frequent queries, cached by the mix's warm-up, came first there (5.9 % and 10.7 %
     // X-Cache hits among search misses measured after it, 2026-11-25).
     const byPopularity = urls.slice(-settings.zipfQueries).reverse();
-    if (wanted('search-zipf')) scenarios.push({ id: 'search-zipf', label: `search Zipf mix (s=${settings.zipfS})`, path: byPopularity[0]!, urls: zipfUrls(byPopularity, settings.zipfS, settings.seed + 3) });
+    const iconifyByPopularity = iconifyUrls.slice(-settings.zipfQueries).reverse();
+    if (wanted('search-zipf')) {
+      scenarios.push({
+        id: 'search-zipf',
+        label: `search Zipf mix (s=${settings.zipfS})`,
+        path: byPopularity[0]!,
+        urls: zipfUrls(byPopularity, settings.zipfS, settings.seed + 3),
+        iconify: { path: iconifyByPopularity[0]!, urls: zipfUrls(iconifyByPopularity, settings.zipfS, settings.seed + 3) },
+      });
+    }
   }
   if (wanted('single-miss')) {
-    const urls = singleIconUrls(vocabulary.icons, settings.singleIcons, settings.seed + 1);
+    const icons = singleIconPicks(vocabulary.icons, settings.singleIcons, settings.seed + 1);
+    const urls = icons.map(singleIconPath);
+    const iconifyUrls = icons.map(iconifyIconPath);
     notes.push(`single icons: ${urls.length.toLocaleString('en-US')} distinct free icons of ${vocabulary.icons.length.toLocaleString('en-US')}, half by slug, half by id`);
-    scenarios.push({ id: 'single-miss', label: 'single-icon misses', path: urls.at(-1)!, urls: distinctUrls(urls) });
+    scenarios.push({ id: 'single-miss', label: 'single-icon misses', path: urls.at(-1)!, urls: distinctUrls(urls), iconify: { path: iconifyUrls.at(-1)!, urls: distinctUrls(iconifyUrls) } });
   }
   if (wanted('svg-miss')) {
     const urls = svgFileUrls(vocabulary.icons, settings.singleIcons, settings.seed + 4);

@@ -29,6 +29,8 @@ export interface Scenario {
   goalScope?: 'demo catalogue';
   /** Full-catalogue goal: at least the Iconify API's req/s for the same query (issue 5). */
   iconifyRps?: number;
+  /** The same requests in the Iconify API's form, sent to it when the bench runs it (BENCH_ICONIFY_API). */
+  iconify?: { path: string; urls: UrlSource };
 }
 
 export interface ScenarioResult {
@@ -45,6 +47,15 @@ export interface ScenarioResult {
   compared?: ComparedResult;
   /** Long-tail (`urls`) scenarios: the gateways' memory once the scenario's rounds are done, and their use of the list. */
   longTail?: LongTailFigures;
+  /** The Iconify API sent the same requests in its form (BENCH_ICONIFY_API), in the same rounds. */
+  iconify?: IconifyResult;
+}
+
+export interface IconifyResult {
+  /** Its figures in the kept round. */
+  stats: RunStats;
+  /** The gateway's req/s over the Iconify API's, every round in the order run. */
+  roundRatios: number[];
 }
 
 export interface LongTailFigures {
@@ -207,7 +218,12 @@ const labelOf = (scenario: Scenario) => (scenario.urls ? `${scenario.label} ${RE
 
 export function resultsTable(results: ScenarioResult[]): string {
   const bodyOnly = results.some((result) => result.plainBodyOnly);
-  const header = ['scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'X-Cache hits', 'gateway CPU µs/response', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio', ...(bodyOnly ? ['minimal-headers plain req/s', 'ratio to it'] : [])];
+  const iconify = results.some((result) => result.iconify);
+  const header = [
+    'scenario', 'body', 'gateway req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'X-Cache hits', 'gateway CPU µs/response', 'plain req/s', 'p50 ms', 'p99 ms', 'ratio',
+    ...(bodyOnly ? ['minimal-headers plain req/s', 'ratio to it'] : []),
+    ...(iconify ? ['Iconify API req/s', 'p50 / p99 / max ms', 'its CPU µs/response', 'gateway/Iconify', 'per round'] : []),
+  ];
   const rows = results.map((result) => [
     labelOf(result.scenario),
     `${formatInt(result.bodyBytes)} B`,
@@ -223,9 +239,19 @@ export function resultsTable(results: ScenarioResult[]): string {
     formatMs(result.plain.p99),
     formatRatio(ratioOf(result.gateway, result.plain)),
     ...(bodyOnly ? (result.plainBodyOnly ? [formatInt(result.plainBodyOnly.requestsPerSecond), formatRatio(ratioOf(result.gateway, result.plainBodyOnly))] : ['', '']) : []),
+    ...(iconify ? iconifyColumns(result) : []),
   ]);
   const table = markdownTable(header, rows, [false, ...header.slice(1).map(() => true)]);
   return results.some((result) => result.scenario.urls) ? `${table}\n\n${REPRESENTATIVE_NOTE}` : table;
+}
+
+const latencies = (stats: RunStats) => `${formatMs(stats.p50)} / ${formatMs(stats.p99)} / ${formatMs(stats.max)}`;
+
+/** The Iconify API's columns of a scenario's row (empty where it has no equivalent). */
+function iconifyColumns({ gateway, iconify }: ScenarioResult): string[] {
+  if (!iconify) return ['', '', '', '', ''];
+  const { stats, roundRatios } = iconify;
+  return [formatInt(stats.requestsPerSecond), latencies(stats), formatCpu(stats.cpuMicrosPerResponse), formatRatio(ratioOf(gateway, stats)), roundRatios.map(formatRatio).join(' ')];
 }
 
 const megabytes = (kb: number | undefined) => (kb === undefined ? 'n/a' : formatInt(kb / 1024));
@@ -250,8 +276,6 @@ export function longTailTable(results: ScenarioResult[]): string {
   });
   return markdownTable(header, body, header.map((_, column) => column > 1 && column !== 3));
 }
-
-const latencies = (stats: RunStats) => `${formatMs(stats.p50)} / ${formatMs(stats.p99)} / ${formatMs(stats.max)}`;
 
 /** New (this checkout's gateway) against old (BENCH_COMPARE_REF's), per scenario; empty without a comparison. */
 export function comparisonTable(results: ScenarioResult[]): string {
@@ -309,6 +333,7 @@ export function findProblems(results: ScenarioResult[]): Problems {
       ...(result.compared ? [['compared gateway (old)', result.compared.stats] as const] : []),
       ['plain', result.plain],
       ...(result.plainBodyOnly ? [['minimal-headers plain', result.plainBodyOnly] as const] : []),
+      ...(result.iconify ? [['Iconify API', result.iconify.stats] as const] : []),
     ] as const;
     for (const [server, stats] of measured) {
       if (stats.non2xx === 0 && stats.errors === 0 && stats.timeouts === 0) continue;

@@ -30,7 +30,9 @@
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (rounds per
 // scenario, the median ratio kept; default 3), BENCH_KEY_LIMIT (hourly limit of a new bench
 // key, default 100000000), BENCH_BODY_ONLY (1 adds the minimal-headers baseline; default 0 since issue 12),
-// BENCH_COMPARE_REF (a commit whose gateway to measure beside this checkout's; default none).
+// BENCH_COMPARE_REF (a commit whose gateway to measure beside this checkout's; default none),
+// BENCH_ICONIFY_API (the directory of a built checkout of github.com/iconify/api, run beside
+// the gateway for the search, Zipf and single-icon long tails, bench/iconify-api.ts; default none).
 // Issue 12: BENCH_SCENARIOS (comma-separated scenario ids, or the groups "cached" and
 // "long-tail"; default all): cached: icon, svg-file, icons, icons-svg, search-home,
 // search-arrow-left, categories, sets, suggest, graphql; long-tail: search-miss, single-miss,
@@ -53,6 +55,7 @@ import { waitUntilQuiet } from './settle.ts';
 import { mustSucceed, processCpuSeconds, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { copyDataDirectory, describeTarget, describeThisCheckout, prepareComparedBuild, resolveCompareTarget, type ComparedBuild, type CompareTarget } from './compare.ts';
 import { hitRate } from './cache-header.ts';
+import { startIconifyApi } from './iconify-api.ts';
 import { measure, type RunStats } from './load.ts';
 import { LONG_TAIL_IDS, longTailScenarios, type LongTailSettings } from './long-tail.ts';
 import { longTailGoals } from './long-tail-goals.ts';
@@ -95,6 +98,7 @@ const GATEWAY_LOG = join(OUT_DIR, 'gateway.log');
 const PLAIN_LOG = join(OUT_DIR, 'plain-server.log');
 const BODY_ONLY_LOG = join(OUT_DIR, 'plain-server-body-only.log');
 const PLAIN_RESPONSES = join(OUT_DIR, 'plain-responses.json');
+const ICONIFY_LOG = join(OUT_DIR, 'iconify-api.log');
 /** Headers node writes itself, on the gateway's responses and the plain server's alike. */
 const NODE_WRITTEN_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 const PGLITE_DIR = join(OUT_DIR, 'pglite');
@@ -164,6 +168,7 @@ const wanted = (id: string) => selected.has(id);
 
 const compareRef = process.env.BENCH_COMPARE_REF || undefined;
 const cpuProfile = process.env.BENCH_CPU_PROF === '1';
+const iconifyDir = process.env.BENCH_ICONIFY_API || undefined;
 
 const SETTINGS_TEXT = `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s measured per server, ${settings.rounds} rounds per scenario (median ${compareRef ? 'new/old ' : ''}ratio kept)`;
 
@@ -542,6 +547,8 @@ interface MeasuredServers {
   old?: ServerChild;
   plain: ServerChild;
   bodyOnly?: ServerChild;
+  /** The Iconify API (BENCH_ICONIFY_API), measured on the scenarios it has an equivalent of. */
+  iconify?: ServerChild;
 }
 
 type RoundStats = Map<ServerChild, RunStats>;
@@ -584,43 +591,53 @@ function logScenarioResult(result: ScenarioResult, position: string): void {
   }
   log(`        ${describe('plain  ', plain, false)}   ratio ${formatRatio(ratioOf(gateway, plain))}`);
   if (plainBodyOnly) log(`        ${describe('minimal', plainBodyOnly, false)}   ratio ${formatRatio(ratioOf(gateway, plainBodyOnly))} (plain with minimal headers)`);
+  if (result.iconify) {
+    const rounds = result.iconify.roundRatios.map(formatRatio).join(' ');
+    log(`        ${describe('Iconify', result.iconify.stats, false)}   gateway/Iconify ${formatRatio(ratioOf(gateway, result.iconify.stats))} (rounds ${rounds})`);
+  }
 }
 
 async function measureScenarios(servers: MeasuredServers, list: Scenario[], captured: Map<string, Captured>, key: string): Promise<ScenarioResult[]> {
   // Measurements: rotate which server goes first, so none always runs on a warmer machine.
   const headers = { 'x-api-key': key };
-  const { gateway, old, plain, bodyOnly } = servers;
+  const { gateway, old, plain, bodyOnly, iconify } = servers;
   const gateways = new Set([gateway, ...(old ? [old] : [])]);
-  // Long-tail scenarios: each gateway its own cursor per scenario, for the whole run.
+  // Long-tail scenarios: each gateway (and the Iconify API) its own cursor per scenario, for the whole run.
   const cursors = new Map<string, UrlCursor>();
   const cursorOf = (scenario: Scenario, server: ServerChild) => {
     const id = `${scenario.id} ${server.pid}`;
-    if (!cursors.has(id)) cursors.set(id, scenario.urls!.cursor());
+    const urls = server === iconify ? scenario.iconify!.urls : scenario.urls!;
+    if (!cursors.has(id)) cursors.set(id, urls.cursor());
     return cursors.get(id)!;
   };
   const load = (server: ServerChild, scenario: Scenario, { seconds = settings.seconds } = {}) => {
-    const cursor = scenario.urls && gateways.has(server) ? cursorOf(scenario, server) : undefined;
+    const isIconify = server === iconify;
+    const cursor = scenario.urls && (gateways.has(server) || isIconify) ? cursorOf(scenario, server) : undefined;
     return measure({
-      url: `${server.url}${scenario.path}`,
-      headers: { ...headers, ...scenario.headers },
+      url: `${server.url}${isIconify ? scenario.iconify!.path : scenario.path}`,
+      headers: isIconify ? {} : { ...headers, ...scenario.headers },
       connections: settings.connections,
       warmupSeconds: settings.warmupSeconds,
       seconds,
       ...(cursor && { nextPath: () => cursor.next() }),
-      ...(gateways.has(server) && { serverCpuSeconds: () => processCpuSeconds(server.pid) }),
+      ...((gateways.has(server) || isIconify) && { serverCpuSeconds: () => processCpuSeconds(server.pid) }),
     });
   };
-  const all = [gateway, ...(old ? [old] : []), plain, ...(bodyOnly ? [bodyOnly] : [])];
+  const measured = [gateway, ...(old ? [old] : []), plain, ...(bodyOnly ? [bodyOnly] : [])];
+  /** The servers a scenario is measured on: the Iconify API only where it has an equivalent. */
+  const serversOf = (scenario: Scenario) => (iconify && scenario.iconify ? [...measured, iconify] : measured);
+  const serverRuns = list.reduce((sum, scenario) => sum + serversOf(scenario).length, 0);
   // One warm-up pass over every scenario and server before the first round: one scenario's
   // warm-up did not settle the gateway's JIT (its first rounds ran 10 to 15 % slower).
-  const warmup = (settings.warmupSeconds + 1) * all.length * list.length;
+  const warmup = (settings.warmupSeconds + 1) * serverRuns;
   log(`Warming up every scenario on every server (about ${Math.round(warmup)} s)...`);
-  for (const scenario of list) for (const server of all) await load(server, scenario, { seconds: 1 });
-  const perRun = (settings.warmupSeconds + settings.seconds) * all.length * list.length * settings.rounds;
+  for (const scenario of list) for (const server of serversOf(scenario)) await load(server, scenario, { seconds: 1 });
+  const perRun = (settings.warmupSeconds + settings.seconds) * serverRuns * settings.rounds;
   log(`Measuring ${list.length} scenarios (about ${Math.round(perRun)} s)...`);
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of list.entries()) {
     const rounds: RoundStats[] = [];
+    const all = serversOf(scenario);
     for (let round = 0; round < settings.rounds; round++) {
       const shift = (index + round) % all.length;
       const stats: RoundStats = new Map();
@@ -638,6 +655,7 @@ async function measureScenarios(servers: MeasuredServers, list: Scenario[], capt
       ...(bodyOnly ? { plainBodyOnly: stats.get(bodyOnly)! } : {}),
       ...(old ? { compared: { stats: stats.get(old)!, roundRatios: rounds.map((round) => newOldOf(round, servers)), roundCpuRatios: rounds.map((round) => oldNewCpuOf(round, servers)) } } : {}),
       ...(scenario.urls ? { longTail: await longTailFigures(scenario, cursorOf(scenario, gateway), gateway, old) } : {}),
+      ...(iconify && scenario.iconify ? { iconify: { stats: stats.get(iconify)!, roundRatios: rounds.map((round) => rps(round, gateway) / Math.max(1, rps(round, iconify))) } } : {}),
     };
     results.push(result);
     logScenarioResult(result, `[${index + 1}/${list.length}]`);
@@ -697,7 +715,7 @@ async function main(): Promise<number> {
   const compareTarget = compareRef ? resolveCompareTarget(compareRef, OUT_DIR) : undefined;
   if (compareTarget) await mkdir(compareTarget.dir, { recursive: true });
   // The servers' logs hold this run only (the gateway's has a line per request).
-  await Promise.all([GATEWAY_LOG, PLAIN_LOG, BODY_ONLY_LOG, ...(compareTarget ? [compareTarget.logFile] : [])].map((file) => writeFile(file, '')));
+  await Promise.all([GATEWAY_LOG, PLAIN_LOG, BODY_ONLY_LOG, ...(compareTarget ? [compareTarget.logFile] : []), ...(iconifyDir ? [ICONIFY_LOG] : [])].map((file) => writeFile(file, '')));
   const runStarted = new Date();
   const machine = machineDescription();
   const profile = profileDescription();
@@ -728,8 +746,9 @@ async function main(): Promise<number> {
   if (old) await checkComparedAnswers(old, list, captured, key);
   const catalogue = await catalogueSize(gateway, key);
   const plainServers = await startPlainServers(list, captured, key);
+  const iconify = await startIconifyBeside(list);
   await settleGateways([gateway, ...(old ? [old] : [])]);
-  const results = await measureScenarios({ gateway, ...(old ? { old } : {}), ...plainServers }, list, captured, key);
+  const results = await measureScenarios({ gateway, ...(old ? { old } : {}), ...plainServers, ...(iconify ? { iconify } : {}) }, list, captured, key);
 
   const figures = await gatewayFigures(gateway);
   const oldFigures = old && (await gatewayFigures(old));
@@ -777,6 +796,22 @@ async function main(): Promise<number> {
   log();
   log(`Appended to ${rel(RESULTS_FILE)}.`);
   return problems.lines.length ? 1 : 0;
+}
+
+/** The Iconify API (BENCH_ICONIFY_API), started and checked on each scenario it has an equivalent of; undefined without it or them. */
+async function startIconifyBeside(list: Scenario[]): Promise<ServerChild | undefined> {
+  const scenarios = list.filter((scenario) => scenario.iconify);
+  if (!iconifyDir || !scenarios.length) return undefined;
+  log(`Starting the Iconify API of ${iconifyDir} (it loads every icon set first, about a minute)...`);
+  const server = await startIconifyApi(iconifyDir, ICONIFY_LOG);
+  log(`${servingLine(server, ICONIFY_LOG)}`);
+  for (const scenario of scenarios) {
+    const fetched = await get(server.url, scenario.iconify!.path);
+    const body = json(fetched);
+    log(`  ${String(fetched.status)} ${scenario.label} on the Iconify API: ${formatInt(fetched.body.length)} bytes (representative: ${scenario.iconify!.path})`);
+    if (fetched.status !== 200 || !isObject(body)) throw new Error(`the Iconify API answered ${scenario.iconify!.path} with ${fetched.status}: ${fetched.body.toString('utf8').slice(0, 300)}`);
+  }
+  return server;
 }
 
 /** Measuring starts once the gateways' start-up work (list index, search vocabulary) is done (bench/settle.ts). */

@@ -29,12 +29,17 @@ export interface ListVocabulary {
   licenses: readonly Counted[];
 }
 
+/** `count` of the icons, each once, in a shuffled order: the single-icon scenario's, in the order asked for. */
+export function singleIconPicks(icons: readonly IconRef[], count: number, seed: number): IconRef[] {
+  return shuffled(icons, seededRandom(seed)).slice(0, count);
+}
+
+/** The single-icon scenario's `index`th request: by slug and by id alternately. */
+export const singleIconPath = (icon: IconRef, index: number) => (index % 2 === 0 ? `/icons/${encodeURIComponent(icon.slug)}` : `/icons/${icon.id}`);
+
 /** `/icons/<slug>` or `/icons/<id>` for each icon once, in a shuffled order, by slug and by id alternately. */
 export function singleIconUrls(icons: readonly IconRef[], count: number, seed: number): string[] {
-  const random = seededRandom(seed);
-  return shuffled(icons, random)
-    .slice(0, count)
-    .map((icon, index) => (index % 2 === 0 ? `/icons/${encodeURIComponent(icon.slug)}` : `/icons/${icon.id}`));
+  return singleIconPicks(icons, count, seed).map(singleIconPath);
 }
 
 /** Colours an <img> page asks of a file; most ask for none (the set's own colour). */

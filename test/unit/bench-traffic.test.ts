@@ -205,6 +205,31 @@ describe('long-tail scenarios (bench/long-tail.ts)', () => {
     const fromLast = drawn.filter((url) => reachedLast.has(url)).length;
     expect(fromLast).toBeGreaterThan(5 * fromFirst);
   });
+
+  it('the Iconify API is sent the same searches and icons, in the same order, in its own URL form', () => {
+    const words = Array.from({ length: 200 }, (_, i) => ({ word: `term${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, ndoc: 1 + (i % 9) }));
+    const icons = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, slug: `my-set-glyph-${i + 1}`, prefix: 'my-set', name: `glyph-${i + 1}` }));
+    const vocabulary = { search: { words, phrases: [] }, icons, list: { total: 0, categories: [], tags: [], styles: [], colors: [], licenses: [] } };
+    const settings = { searchQueries: 150, zipfQueries: 100, singleIcons: 300, listUrls: 0, zipfS: 1, seed: 5 };
+    const { scenarios } = longTailScenarios(vocabulary, settings, (id) => id !== 'list-miss' && id !== 'svg-miss');
+    const pairs = (id: string, count: number) => {
+      const scenario = scenarios.find((candidate) => candidate.id === id)!;
+      const ours = scenario.urls!.cursor();
+      const theirs = scenario.iconify!.urls.cursor();
+      return Array.from({ length: count }, () => [ours.next(), theirs.next()] as const);
+    };
+    const param = (url: string, name: string) => new URL(url, 'http://x').searchParams.get(name);
+    for (const id of ['search-miss', 'search-zipf']) {
+      for (const [ours, theirs] of pairs(id, 150)) {
+        expect(param(theirs, 'query')).toBe(param(ours, 'q'));
+        expect(param(theirs, 'limit')).toBe('32');
+      }
+    }
+    const byRef = new Map<string, (typeof icons)[number]>(icons.flatMap((icon) => [[`/icons/${icon.slug}`, icon], [`/icons/${icon.id}`, icon]]));
+    const single = pairs('single-miss', 300);
+    for (const [ours, theirs] of single) expect(theirs).toBe(`/my-set.json?icons=glyph-${byRef.get(ours)!.id}`);
+    expect(new Set(single.map(([, theirs]) => theirs)).size).toBe(300);
+  });
 });
 
 describe('single-icon and list URLs (bench/url-lists.ts)', () => {
