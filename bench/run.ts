@@ -804,7 +804,7 @@ async function startIconifyBeside(list: Scenario[]): Promise<ServerChild | undef
   if (!iconifyDir || !scenarios.length) return undefined;
   log(`Starting the Iconify API of ${iconifyDir} (it loads every icon set first, about a minute)...`);
   const server = await startIconifyApi(iconifyDir, ICONIFY_LOG);
-  log(`${servingLine(server, ICONIFY_LOG)}`);
+  log(servingLine(server, ICONIFY_LOG));
   for (const scenario of scenarios) {
     const fetched = await get(server.url, scenario.iconify!.path);
     const body = json(fetched);
