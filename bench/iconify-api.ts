@@ -24,7 +24,7 @@ export const iconifySearchPath = (query: string) => `/search?query=${encodeURICo
 export const iconifyIconPath = (icon: Pick<IconRef, 'prefix' | 'name'>) => `/${encodeURIComponent(icon.prefix)}.json?icons=${encodeURIComponent(icon.name)}`;
 
 /** A port nobody listens on right now, for a server that cannot be told to pick its own and say which. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
