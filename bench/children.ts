@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { PROJECT_ROOT } from '../lib/project-root.ts';
 
 export interface ServerChild {
@@ -47,6 +48,18 @@ const TAIL_LINES = 40;
 
 /** Everything this module started and has not seen exit, for a last-resort cleanup. */
 const running = new Set<ServerChild>();
+
+/** A port nobody listens on right now, for a server that cannot be told to pick its own and say which. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export function runningChildren(): ServerChild[] {
   return [...running];

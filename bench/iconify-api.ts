@@ -9,9 +9,8 @@
 // `/<prefix>.json?icons=<name>`, its icon data (the body the gateway's single icon carries as
 // `svg`). List pages have no equivalent there.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startServer, type ServerChild } from './children.ts';
+import { freePort, startServer, type ServerChild } from './children.ts';
 import type { IconRef } from './url-lists.ts';
 
 /** The Iconify API's smallest search page. */
@@ -22,18 +21,6 @@ const START_TIMEOUT_MS = 5 * 60_000;
 export const iconifySearchPath = (query: string) => `/search?query=${encodeURIComponent(query)}&limit=${SEARCH_LIMIT}`;
 
 export const iconifyIconPath = (icon: Pick<IconRef, 'prefix' | 'name'>) => `/${encodeURIComponent(icon.prefix)}.json?icons=${encodeURIComponent(icon.name)}`;
-
-/** A port nobody listens on right now, for a server that cannot be told to pick its own and say which. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the Iconify API of the built checkout `dir` (`npm install && npm run build` there). */
 export async function startIconifyApi(dir: string, logFile: string): Promise<ServerChild> {

@@ -5,8 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../bench/children.ts';
-import { freePort } from '../../bench/iconify-api.ts';
+import { freePort, startServer } from '../../bench/children.ts';
 
 const LOAD_MS = 400;
 

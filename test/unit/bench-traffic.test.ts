@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { countCacheHeader, emptyCacheCounts, headerValue, hitRate } from '../../bench/cache-header.ts';
 import { generateQueries, isPlainWord, kindCounts, oneEdit, PREFIX_LETTERS, QUERY_MIX, queriesInMix, type SearchVocabulary, TYPO_MIN_LETTERS } from '../../bench/query-mix.ts';
 import { seededRandom } from '../../bench/random.ts';
-import { listUrls, singleIconUrls, svgFileUrls, type ListVocabulary } from '../../bench/url-lists.ts';
+import { listUrls, singleIconPath, singleIconPicks, svgFileUrls, type ListVocabulary } from '../../bench/url-lists.ts';
 import { longTailScenarios } from '../../bench/long-tail.ts';
 import { distinctUrls, zipfUrls } from '../../bench/url-source.ts';
 import { bucketOf, packageOf } from '../../bench/profile-summary.ts';
@@ -235,8 +235,9 @@ describe('long-tail scenarios (bench/long-tail.ts)', () => {
 describe('single-icon and list URLs (bench/url-lists.ts)', () => {
   it('single: each icon once, half by slug and half by id, the same for a seed', () => {
     const icons = Array.from({ length: 1_000 }, (_, i) => ({ id: i + 1, slug: `set-icon-${i + 1}`, prefix: 'set', name: `icon-${i + 1}` }));
-    const urls = singleIconUrls(icons, 600, 2);
-    expect(urls).toEqual(singleIconUrls(icons, 600, 2));
+    const singleIconUrls = (count: number, seed: number) => singleIconPicks(icons, count, seed).map(singleIconPath);
+    const urls = singleIconUrls(600, 2);
+    expect(urls).toEqual(singleIconUrls(600, 2));
     expect(urls).toHaveLength(600);
     const ids = urls.map((url) => Number(/(\d+)$/.exec(url)![1]));
     expect(new Set(ids).size).toBe(600);
