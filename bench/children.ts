@@ -114,8 +114,8 @@ export function startServer(options: StartOptions): Promise<ServerChild> {
     };
     const timer = setTimeout(() => fail(`not serving after ${(options.timeoutMs / 1000).toFixed(0)} s`), options.timeoutMs);
 
+    const readyWhen = options.ready?.line ?? SERVING;
     const poll = setInterval(() => {
-      const readyWhen = options.ready?.line ?? SERVING;
       const line = outputHead()
         .split('\n')
         .find((candidate) => readyWhen.test(candidate));

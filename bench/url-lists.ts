@@ -37,7 +37,6 @@ export function singleIconPicks(icons: readonly IconRef[], count: number, seed: 
 /** The single-icon scenario's `index`th request: by slug and by id alternately. */
 export const singleIconPath = (icon: IconRef, index: number) => (index % 2 === 0 ? `/icons/${encodeURIComponent(icon.slug)}` : `/icons/${icon.id}`);
 
-
 /** Colours an <img> page asks of a file; most ask for none (the set's own colour). */
 const FILE_COLORS = ['red', '#1e88e5', 'green', 'black'] as const;
 

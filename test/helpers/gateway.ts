@@ -1,13 +1,10 @@
 // A gateway serving over a real socket: in this process (as many as a test wants, each from its
 // own .meshrc.yaml), or as a child process with its own environment.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Database } from '../../prisma/database.ts';
 import { gatewayStartCommand, nodeArgsOf } from '../../lib/start-command.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
-
 
 export interface RunningGateway {
   url: string;
@@ -73,14 +70,8 @@ export function startGatewayProcess(env: Record<string, string>): Promise<Runnin
   });
 }
 
-/** A free TCP port on 127.0.0.1 (for servers that cannot be told to pick one and say which). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((closed) => server.close(closed));
-  return port;
-}
+/** A free TCP port on 127.0.0.1 (for servers that cannot be told to pick one and say which): the bench's. */
+export { freePort } from '../../bench/children.ts';
 
 /**
  * A GraphQL Mesh command of the project (`mesh dev`, `mesh start`) as a child process serving on
