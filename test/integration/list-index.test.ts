@@ -337,6 +337,44 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
     expect(statements.slice(again).some((sql) => /counted\.total/.test(sql))).toBe(false);
   });
 
+  it.skipIf(skip)('finds the shortest names holding a word of the terms, all of them up to a length, as SQL finds them', async () => {
+    await index().build();
+    const { prisma } = database.db;
+    const version = (await prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } })).version;
+    let partial = 0;
+    let complete = 0;
+    // A word, a prefix, a typo with its corrections (two lists, and names holding both), a word on no name.
+    for (const q of ['arrow', 'circ', 'arow', 'weather', 'zzzzq']) {
+      const plan = planSearch(parseQuery(q), await loadVocabulary(database.db.reads))!;
+      const [terms] = matchQueryOf(plan);
+      const tsquery = plan.matching.name;
+      const names = await prisma.$queryRawUnsafe<{ id: number; length: number }[]>(
+        `SELECT id, char_length(name) AS length FROM icon_search_documents WHERE search @@ $1::tsquery`,
+        tsquery,
+      );
+      for (const wanted of [1, 5, 40]) {
+        const found = index().nameCandidates(terms!, wanted, 60);
+        const label = `${q}, ${wanted} wanted`;
+        if (names.length > 60 && !found) continue;
+        expect(found, label).toBeDefined();
+        expect(found!.version, label).toBe(Number(version));
+        const maxLength = Math.max(0, ...names.filter(({ id }) => found!.ids.includes(id)).map(({ length }) => length));
+        // Every name up to the longest found, and none longer; at least `wanted` of them, or all.
+        const expected = names.filter(({ length }) => found!.complete || length <= maxLength).map(({ id }) => id);
+        expect([...found!.ids].sort((a, b) => a - b), label).toEqual(expected.sort((a, b) => a - b));
+        expect(found!.complete, label).toBe(found!.ids.length === names.length);
+        expect(found!.ids.length, label).toBeGreaterThanOrEqual(Math.min(wanted, names.length));
+        if (found!.complete) complete++;
+        else partial++;
+      }
+    }
+    expect(partial).toBeGreaterThan(3);
+    expect(complete).toBeGreaterThan(3);
+    // More than `most` names of the shortest lengths that give `wanted`: none.
+    const [terms] = matchQueryOf(planSearch(parseQuery('arrow'), await loadVocabulary(database.db.reads))!);
+    expect(index().nameCandidates(terms!, 5, 4)).toBeUndefined();
+  });
+
   it.skipIf(skip)("counts no search when a search document is not a published icon's, and SQL counts it", async () => {
     const { prisma } = database.db;
     const [hidden] = await prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM icons WHERE NOT published ORDER BY id LIMIT 1');

@@ -22,11 +22,20 @@ import { logger } from '../../../lib/logger.ts';
 import { perReads, type Reads } from '../../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../filters.ts';
 import { newTotals, snapshotPages, type SnapshotPages, type Totals } from './pages.ts';
-import type { MatchQuery } from './search-totals.ts';
+import type { MatchQuery, MatchTerm } from './search-totals.ts';
 import { ORDER_VERSIONED_SORTS, readOrders, readSnapshot, type CatalogueVersions, type Snapshot } from './snapshot.ts';
 
 export type { CatalogueVersions } from './snapshot.ts';
 export type { MatchQuery, MatchTerm } from './search-totals.ts';
+
+/** Icons found by name (ListIndex.nameCandidates). */
+export interface NamedIcons {
+  ids: number[];
+  /** Whether they are every icon whose name holds a word of the terms. */
+  complete: boolean;
+  /** The catalogue version they hold at. */
+  version: number;
+}
 
 /** A stale index is rebuilt at most this often (an import moves the version once per set). */
 export const MIN_BUILD_INTERVAL_MS = 5_000;
@@ -58,6 +67,12 @@ export interface ListIndex {
   page(request: IndexedPageRequest): IndexedPage | undefined;
   /** How many icons a search matches, and the catalogue version that holds at; undefined when the index is not built, is stale, or cannot check the filter. */
   searchTotal(query: MatchQuery, filter?: IconFilter): { total: number; version: number } | undefined;
+  /**
+   * The icons with the shortest names holding a word of the terms (name-candidates.ts), and the
+   * catalogue version that holds at; undefined when the index is not built, is stale, or finds
+   * more than `most`.
+   */
+  nameCandidates(terms: readonly MatchTerm[], wanted: number, most: number): NamedIcons | undefined;
   /**
    * A page's rows were read at `versions` (undefined: none was read; no `orderVersion`: the rows'
    * statement did not read it): whatever they show stale is rebuilt.
@@ -143,6 +158,13 @@ function createListIndex(reads: Reads): ListIndex {
       if (!ready) return undefined;
       const total = ready.pages.searchTotal(query, filter);
       return total === 'sql' ? undefined : { total, version: ready.snapshot.version };
+    },
+    nameCandidates(terms, wanted, most) {
+      const ready = current(false);
+      const found = ready?.pages.nameCandidates(terms, wanted, most);
+      if (!ready || !found || found === 'sql') return undefined;
+      const { ids, version } = ready.snapshot;
+      return { ids: Array.from(found.positions, (position) => ids[position]!), complete: found.complete, version };
     },
     outdated(versions) {
       if (!built) return;

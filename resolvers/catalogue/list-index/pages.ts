@@ -7,7 +7,8 @@
 // many matches ends early (at most about 19 positions per row up to the page's end).
 import { LRUCache } from 'lru-cache';
 import { isUnfiltered, type IconFilter, type SortKey } from '../filters.ts';
-import { createMatchCounter, type MatchQuery } from './search-totals.ts';
+import { createNameCandidates, type NameCandidates } from './name-candidates.ts';
+import { createMatchCounter, type MatchQuery, type MatchTerm } from './search-totals.ts';
 import { COLOR_BITS, type Snapshot } from './snapshot.ts';
 
 export const SORTED_MATCHES_UP_TO = 20_000;
@@ -91,6 +92,8 @@ export interface SnapshotPages {
   page(filter: IconFilter, sort: SortKey, offset: number, perPage: number): PagePositions | 'sql';
   /** How many icons match a search's query and the filter; 'sql' when the index cannot check the filter or has no search words. */
   searchTotal(query: MatchQuery, filter: IconFilter): number | 'sql';
+  /** The shortest names holding a word of the terms (name-candidates.ts); 'sql' when the index has no search words or they are too many. */
+  nameCandidates(terms: readonly MatchTerm[], wanted: number, most: number): NameCandidates | 'sql';
 }
 
 /** Totals of filters on one catalogue version (they do not depend on the order). */
@@ -103,6 +106,7 @@ export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages
   const marks = new Uint8Array(size);
   const sortedMatches = new LRUCache<string, Int32Array>({ maxSize: MAX_SORTED_POSITIONS, sizeCalculation: (list) => Math.max(1, list.length) });
   const countMatches = snapshot.words && createMatchCounter(snapshot.words, size);
+  const findNameCandidates = snapshot.words && createNameCandidates(snapshot.words, size);
 
   /** Runs `use` with the filter resolved (its tag marked meanwhile). */
   function withWanted<T>(filter: IconFilter, use: (wanted: Wanted) => T): T | 'none' | 'sql' {
@@ -182,6 +186,9 @@ export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages
       if (isUnfiltered(filter)) return countMatches(query);
       const total = withWanted(filter, ({ accepts }) => countMatches(query, accepts));
       return total === 'none' ? 0 : total;
+    },
+    nameCandidates(terms, wanted, most) {
+      return findNameCandidates?.(terms, wanted, most) ?? 'sql';
     },
   };
 }

@@ -29,7 +29,7 @@ function lowerBound(words: readonly string[], word: string): number {
 }
 
 /** The indexes of the words the term matches: the word itself, or every word it starts (adjacent in code-unit order). */
-function wordsOf({ words }: SearchWords, { word, prefix }: MatchTerm): { from: number; to: number } {
+export function wordsOf({ words }: SearchWords, { word, prefix }: MatchTerm): { from: number; to: number } {
   const from = lowerBound(words, word);
   let to = from;
   while (to < words.length && (prefix ? words[to]!.startsWith(word) : words[to] === word)) to++;

@@ -8,7 +8,9 @@
 // Each filter value (a category, set, style, colour or tag) has the list of positions it
 // selects, in no order, and per-icon codes answer "does this icon have it" for the others.
 // Each word of the search documents (a lexeme of icon_search_documents.search) has the
-// positions whose document holds it, so that a search's total is counted here (search-totals.ts).
+// positions whose document holds it, so that a search's total is counted here (search-totals.ts),
+// those whose name holds it first, and each position has its name's length, so that a one-word
+// search finds here the few names its name tier can start with (name-candidates.ts).
 //
 // Put together in the background while requests are served, in steps of at most about 25 ms
 // of the thread: in one piece it took 176 ms on the full catalogue (the words' 3.4 million
@@ -60,15 +62,21 @@ export interface Snapshot extends CatalogueVersions {
 
 /**
  * The search documents' words in code-unit order (so that the words a prefix starts are
- * adjacent); word k's positions are `positions[starts[k]]` up to `positions[starts[k + 1]]`.
- * Three arrays, not one per word: 36,108 typed arrays more on the heap slowed every garbage
+ * adjacent); word k's positions are `positions[starts[k]]` up to `positions[starts[k + 1]]`,
+ * those whose name holds the word (weight A in the document) before `nameEnds[k]`.
+ * A few arrays, not one per word: 36,108 typed arrays more on the heap slowed every garbage
  * collection, and with it every kind of request (single icons 0.89x).
  */
 export interface SearchWords {
   words: string[];
   starts: Int32Array;
+  nameEnds: Int32Array;
   positions: Int32Array;
+  /** Each position's `char_length(name)`, MAX_NAME_LENGTH for any longer. */
+  nameLengths: Uint8Array;
 }
+
+export const MAX_NAME_LENGTH = 255;
 
 /** Colours with a bit in `colorsOf`; a catalogue with more leaves colour filters to SQL. */
 export const COLOR_BITS = 32;
@@ -90,9 +98,12 @@ const ordered = (order: string) =>
 // A value's ids in no order: hashed, not sorted (a style's in order took 350 ms, 55 ms so).
 const grouped = (name: string, value: string, from: string, id = 'i.id') =>
   Prisma.raw(`${name} AS (SELECT ${value} AS value, count(*)::int AS size, string_agg(int4send(${id}), ''::bytea) AS ids FROM ${from} GROUP BY 1)`);
-const groupColumns = (name: string) =>
-  Prisma.raw(`(SELECT json_build_object('values', array_agg(value ORDER BY value), 'sizes', array_agg(size ORDER BY value)) FROM ${name}) AS ${name},
-    (SELECT ${base64("string_agg(ids, ''::bytea ORDER BY value)")} FROM ${name}) AS ${name}_ids`);
+const groupColumns = (name: string) => {
+  // A word's list of names before its other list (word groups have in_name).
+  const [order, inName] = isWordPart(name) ? ['value, in_name DESC', `, 'inName', array_agg(in_name ORDER BY value, in_name DESC)`] : ['value', ''];
+  return Prisma.raw(`(SELECT json_build_object('values', array_agg(value ORDER BY ${order}), 'sizes', array_agg(size ORDER BY ${order})${inName}) FROM ${name}) AS ${name},
+    (SELECT ${base64(`string_agg(ids, ''::bytea ORDER BY ${order})`)} FROM ${name}) AS ${name}_ids`);
+};
 
 // The search documents' words are read in parts, each the documents of one remainder of the id:
 // all at once, the grouping outgrew PostgreSQL's work memory and took 3.6 s on the full catalogue,
@@ -101,6 +112,11 @@ const WORD_PARTS = ['words0', 'words1', 'words2', 'words3', 'words4', 'words5', 
 const GROUPS = ['categories', 'sets', 'styles', 'colors', 'tags', ...WORD_PARTS] as const;
 type Group = (typeof GROUPS)[number];
 const wordsOfPart = (part: number) => `icon_search_documents d, LATERAL unnest(d.search) u WHERE d.id % ${WORD_PARTS.length} = ${part}`;
+const isWordPart = (group: string): group is (typeof WORD_PARTS)[number] => (WORD_PARTS as readonly string[]).includes(group);
+/** A part's words, each with the documents whose name holds it apart from the others (weight A: the name's words). */
+const wordGroup = (name: string, part: number) =>
+  Prisma.raw(`${name} AS (SELECT u.lexeme AS value, 'A' = ANY(u.weights) AS in_name, count(*)::int AS size, string_agg(int4send(d.id), ''::bytea) AS ids
+    FROM ${wordsOfPart(part)} GROUP BY 1, 2)`);
 
 /** The published icons' filter columns, read once (one scan of the icon rows) for the groups that need them. */
 const PUBLISHED = Prisma.sql`i AS MATERIALIZED (SELECT id, category_id, set_id, style, colors FROM icons WHERE published)`;
@@ -112,7 +128,7 @@ const GROUP_CTES: Record<Group, Prisma.Sql> = {
   colors: grouped('colors', 'u.c', 'i, LATERAL (SELECT DISTINCT c FROM unnest(i.colors) c) u'),
   tags: grouped('tags', 't.slug', 'icon_tags it JOIN tags t ON t.id = it.tag_id JOIN icons ic ON ic.id = it.icon_id AND ic.published', 'it.icon_id'),
   // The documents a search counts (build-query.ts), a published icon's each, its words once each.
-  ...(Object.fromEntries(WORD_PARTS.map((name, part) => [name, grouped(name, 'u.lexeme', wordsOfPart(part), 'd.id')])) as Record<(typeof WORD_PARTS)[number], Prisma.Sql>),
+  ...(Object.fromEntries(WORD_PARTS.map((name, part) => [name, wordGroup(name, part)])) as Record<(typeof WORD_PARTS)[number], Prisma.Sql>),
 };
 /** The groups that read PUBLISHED. */
 const OF_PUBLISHED: ReadonlySet<Group> = new Set(['categories', 'sets', 'styles', 'colors']);
@@ -123,6 +139,10 @@ const COLUMNS = {
   newest: Prisma.sql`${ordered('published_at DESC, id')} AS newest`,
   downloads: Prisma.sql`${ordered('downloads DESC, id')} AS downloads`,
   az: Prisma.sql`${ordered('name, id')} AS az`,
+  // Pairs of an id and its name's length.
+  name_lengths: Prisma.raw(
+    `(SELECT ${base64("string_agg(int4send(id) || int4send(char_length(name)), ''::bytea)")} FROM (SELECT id, name FROM icon_search_documents ORDER BY id) d) AS name_lengths`,
+  ),
 };
 
 /**
@@ -148,7 +168,7 @@ const CATALOGUE_PARTS = [
   partStatement(['categories', 'sets', 'styles', 'colors'], ['ids', 'premium']),
   partStatement(['tags'], []),
   ...WORD_PARTS.map((part) => partStatement([part], [])),
-  partStatement([], ['newest', 'az']),
+  partStatement([], ['newest', 'az', 'name_lengths']),
 ];
 const ORDER_PART = partStatement([], ['popular', 'downloads']);
 /** The sorts whose order moves with `order_version` (downloads; ORDER_PART reads them). */
@@ -160,6 +180,8 @@ type Packed = string | null;
 interface GroupSizes {
   values: string[] | null;
   sizes: number[] | null;
+  /** Words only: whether the list is of the documents whose name holds the word. */
+  inName?: boolean[] | null;
 }
 
 type Decoded = { version: number; order_version: number } & Partial<Record<keyof typeof COLUMNS | `${Group}_ids`, Int32Array>> &
@@ -308,7 +330,9 @@ async function toSnapshot(row: Decoded): Promise<Snapshot | undefined> {
   for (const position of premium) premiumOf[position] = 1;
   const words = await searchWordsOf(
     positionOf,
-    WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], ids: row[`${part}_ids`] ?? none })),
+    size,
+    WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], inName: row[part]?.inName ?? [], ids: row[`${part}_ids`] ?? none })),
+    row.name_lengths ?? none,
   );
   return {
     version: Number(row.version),
@@ -331,15 +355,19 @@ async function toSnapshot(row: Decoded): Promise<Snapshot | undefined> {
   };
 }
 
-/** One part's words (in the database's order), how many ids each has, and their ids one after another. */
+/** One part's words (in the database's order, a word's list of names first), how many ids each list has, and their ids one after another. */
 interface WordPart {
   values: string[];
   sizes: number[];
+  inName: boolean[];
   ids: Int32Array;
 }
 
-/** The words' lists of icon ids, read in parts, as positions; undefined when an id is not a published icon's. */
-async function searchWordsOf(positionOf: Int32Array, parts: WordPart[]): Promise<SearchWords | undefined> {
+/**
+ * The words' lists of icon ids, read in parts, as positions, and the names' lengths (pairs of an
+ * id and its name's length); undefined when an id is not a published icon's.
+ */
+async function searchWordsOf(positionOf: Int32Array, size: number, parts: WordPart[], lengthPairs: Int32Array): Promise<SearchWords | undefined> {
   await nextTurn();
   // Code-unit order (sort's own order for strings), not the database's collation: a prefix's
   // words are then adjacent.
@@ -347,10 +375,20 @@ async function searchWordsOf(positionOf: Int32Array, parts: WordPart[]): Promise
   await nextTurn();
   const indexOf = new Map(words.map((word, index) => [word, index]));
   const starts = new Int32Array(words.length + 1);
-  for (const part of parts) for (const [index, word] of part.values.entries()) starts[indexOf.get(word)! + 1]! += part.sizes[index]!;
+  const inNames = new Int32Array(words.length);
+  for (const part of parts) {
+    for (const [index, word] of part.values.entries()) {
+      const slot = indexOf.get(word)!;
+      starts[slot + 1]! += part.sizes[index]!;
+      if (part.inName[index]) inNames[slot]! += part.sizes[index]!;
+    }
+  }
   for (let index = 0; index < words.length; index++) starts[index + 1]! += starts[index]!;
-  /** Where each word's next position goes: its parts' lists follow one another. */
-  const next = starts.slice(0, words.length);
+  const nameEnds = new Int32Array(words.length);
+  for (let index = 0; index < words.length; index++) nameEnds[index] = starts[index]! + inNames[index]!;
+  /** Where each word's next position goes, of a name holding it and of the others: its parts' lists follow one another. */
+  const nextInName = starts.slice(0, words.length);
+  const nextOther = nameEnds.slice();
   const positions = new Int32Array(starts[words.length]!);
   for (const part of parts) {
     await nextTurn();
@@ -358,6 +396,7 @@ async function searchWordsOf(positionOf: Int32Array, parts: WordPart[]): Promise
     for (const [index, word] of part.values.entries()) {
       const to = from + part.sizes[index]!;
       const slot = indexOf.get(word)!;
+      const next = part.inName[index] ? nextInName : nextOther;
       for (let k = from; k < to; k++) {
         const position = positionOf[part.ids[k]!] ?? -1;
         if (position < 0) return undefined;
@@ -366,5 +405,11 @@ async function searchWordsOf(positionOf: Int32Array, parts: WordPart[]): Promise
       from = to;
     }
   }
-  return { words, starts, positions };
+  const nameLengths = new Uint8Array(size);
+  for (let k = 0; k + 1 < lengthPairs.length; k += 2) {
+    const position = positionOf[lengthPairs[k]!] ?? -1;
+    if (position < 0) return undefined;
+    nameLengths[position] = Math.min(lengthPairs[k + 1]!, MAX_NAME_LENGTH);
+  }
+  return { words, starts, nameEnds, positions, nameLengths };
 }

@@ -32,7 +32,10 @@
 // index of the names' words, and falls back to ranking every match when the walk cannot
 // prove its page (walkedSegment). Several words' bound is loose (their AND is often far
 // rarer than each), and their walks failed more than they paid: `bold duotone` 22 -> 30 ms.
+// When the list index knows the shortest names holding the word (NamedIcons), the name tier
+// ranks those first, and all of it only when they cannot prove their rows.
 import { Prisma } from '../../../prisma/generated/client.ts';
+import type { NamedIcons } from '../list-index/index.ts';
 import { filterCondition, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type PageRequest, type SortKey } from '../filters.ts';
 import { matchesAsPrefix } from './parse-query.ts';
 import type { SearchPlan } from './plan.ts';
@@ -128,8 +131,20 @@ function rankedRows(name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], fro
     )`;
 }
 
+/** The segments that rank a one-word search's matches by walking (walkedSegment): as typed (`words`), and with corrections (`fixed_rest`). */
+export function walkedSegments(plan: SearchPlan, request: SearchPageQuery, walkSettings: WalkSettings = WALK): { words: boolean; fixedRest: boolean } {
+  const walks = (matchBound: number) => !request.sort && isUnfiltered(request.filter) && plan.tokens.length === 1 && matchBound >= walkSettings.minMatches;
+  return { words: walks(plan.matchBound.typed), fixedRest: plan.fixedPhrase !== null && walks(plan.matchBound.matching) };
+}
+
+/** Per walked segment, the icons with the shortest names of its name tier, when the list index found them. */
+export interface NamedSegments {
+  words?: NamedIcons | undefined;
+  fixedRest?: NamedIcons | undefined;
+}
+
 /** Rows `{ id }`: one page. */
-export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, walkSettings: WalkSettings = WALK): Prisma.Sql {
+export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, { walkSettings = WALK, named = {} }: { walkSettings?: WalkSettings; named?: NamedSegments } = {}): Prisma.Sql {
   if (request.sort) {
     // A sort order needs columns only the icons have.
     const { icons } = sources(request.filter);
@@ -152,7 +167,7 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, walkSe
   const headMatches = plan.matchNamePrefix || plan.tokens.every(matchesAsPrefix) ? Prisma.sql`TRUE` : c.typed;
   // Without filters, a segment of many matches walks the documents in rank order instead (see walkedSegment).
   const walkRows = Math.min(walkSettings.maxRows, Math.max(walkSettings.minRows, needed * walkSettings.rowsPerRowNeeded));
-  const walks = (matchBound: number) => isUnfiltered(request.filter) && plan.tokens.length === 1 && matchBound >= walkSettings.minMatches;
+  const walks = walkedSegments(plan, request, walkSettings);
   const rankedSegment = (name: string, rank: [Prisma.Sql, Prisma.Sql], before: string[], condition: Prisma.Sql, walk: Omit<Walk, 'rank' | 'condition' | 'rows'> | null) =>
     walk
       ? walkedSegment(name, { ...walk, rank, condition, rows: walkRows }, before, needed)
@@ -167,7 +182,8 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, walkSe
       [wordsTier(plan), partialOfWords(plan)],
       ['head'],
       Prisma.sql`${c.typed} AND ${wordsOutside}`,
-      walks(plan.matchBound.typed) ? {
+      walks.words ? {
+            named: named.words,
             nameTier: TIERS.wordsInName,
             inName: Prisma.sql`${c.typedInName} AND ${everyTokenInName(plan)}`,
             notInName: Prisma.sql`NOT ${everyTokenInName(plan)}`,
@@ -191,8 +207,9 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, walkSe
         [correctedTier(plan), Prisma.sql`0`],
         ['head', 'words', 'fixed_head'],
         Prisma.sql`${c.matching} AND ${fixedRestOutside}`,
-        walks(plan.matchBound.matching)
+        walks.fixedRest
           ? {
+              named: named.fixedRest,
               nameTier: TIERS.correctedInName,
               inName: c.matchingInName,
               notInName: Prisma.sql`NOT i.search @@ ${plan.matching.name}::tsquery`,
@@ -241,6 +258,8 @@ interface Walk {
   untagged: Prisma.Sql;
   /** Documents the walk reads. */
   rows: number;
+  /** The icons with the shortest names holding the word (a superset of the name tier's shortest), when known. */
+  named: NamedIcons | undefined;
 }
 
 /**
@@ -260,6 +279,13 @@ interface Walk {
  * icons, only 3,385 of them outside the category tier, and ranking all took 60 ms. A tier-3 row is
  * in the name words' index because `simple` splits names at spaces (checked over the full
  * catalogue: every word start of every name is a prefix of a name lexeme).
+ *
+ * With `named`, <name>_name ranks those icons first (<name>_named: the walk's rank index shows the
+ * name tier's rows only as far as it walks, and `duotone`'s first is the 11,614th document). Every
+ * other icon of the tier has a longer name than all of them, so if as many of them are in the tier
+ * with partial 0 as the segment needs, its best rows are theirs; and if they are the whole tier,
+ * they are it. They hold only at the catalogue version they were found at, which the statement
+ * checks. Otherwise the tier is ranked in full, as without them.
  */
 function walkedSegment(name: string, walk: Walk, before: string[], needed: number): Prisma.Sql[] {
   const [, partialOf] = walk.rank;
@@ -271,6 +297,27 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
   const walkedBest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${nameTier} AND partial = 0) >= ${needed} - (${countOf(before)})`;
   const walkedRest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${tier((walk.nameTier + 1) as Tier)}) >= ${needed} - (${countOf([...before, `${name}_name`])})`;
   const documents = Prisma.sql`icon_search_documents i`;
+  const nameTierRows = Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`;
+  const { named } = walk;
+  const nameTierCtes = named
+    ? (() => {
+        const current = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) = ${named.version}`;
+        const namedBest = named.complete
+          ? current
+          : Prisma.sql`(${current} AND (SELECT count(*) FROM ${cte('_named')} WHERE partial = 0) >= ${needed} - (${countOf(before)}))`;
+        return [
+          // Fenced: beside the primary key, PostgreSQL also read the word's entries of the documents' index, all of them.
+          ranked(
+            '_named',
+            Prisma.sql`(SELECT * FROM icon_search_documents WHERE id = ANY(${named.ids}::int[]) OFFSET 0) i`,
+            [nameTier, partialOf],
+            Prisma.sql`${current} AND ${nameTierRows}`,
+          ),
+          ranked('_all_names', documents, [nameTier, partialOf], Prisma.sql`NOT ${namedBest} AND ${nameTierRows}`),
+          Prisma.sql`${cte('_name')} AS MATERIALIZED (SELECT * FROM ${cte('_named')} WHERE ${namedBest} UNION ALL SELECT * FROM ${cte('_all_names')})`,
+        ];
+      })()
+    : [ranked('_name', documents, [nameTier, partialOf], nameTierRows)];
   return [
     ranked(
       '_walk',
@@ -278,7 +325,7 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
       walk.rank,
       Prisma.sql`${countOf(before)} < ${needed} AND ${walk.condition}`,
     ),
-    ranked('_name', documents, [nameTier, partialOf], Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`),
+    ...nameTierCtes,
     ranked(
       '_tagged',
       documents,

@@ -11,8 +11,8 @@
 // The vocabulary typo correction reads is refreshed by the importer (prisma/import/refresh-search.ts).
 // How matching and ranking work: the README ("Search").
 import { perReads, type Reads } from '../../../prisma/reads.ts';
-import { isUnfiltered, type IconFilter, type IdPage, type PageRequest, type SortKey } from '../filters.ts';
-import { searchCountSql, searchPageSql } from './build-query.ts';
+import { isUnfiltered, offsetOf, type IconFilter, type IdPage, type PageRequest, type SortKey } from '../filters.ts';
+import { searchCountSql, searchPageSql, walkedSegments, type NamedSegments } from './build-query.ts';
 import { pageWithTotal, type Counted } from '../count-cache.ts';
 import { listIndexOf, type MatchQuery } from '../list-index/index.ts';
 import { matchesAsPrefix, parseQuery } from './parse-query.ts';
@@ -42,7 +42,8 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
     if (!plan) return { ids: [], total: 0 };
     const kept = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
     const counted = kept ? undefined : indexedTotal(reads, plan, request.filter);
-    const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, searchPageSql(plan, request), searchCountSql(plan, request.filter), 'search', kept ?? counted);
+    const page = searchPageSql(plan, request, { named: namedSegments(reads, plan, request) });
+    const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted);
     // The index counted at an older catalogue than the page's (the page was read again with its count): rebuild it.
     if (counted && version > counted.version) listIndexOf(reads).outdated({ version });
     // Corrections decided on an older vocabulary than the page's: decided again on the current one.
@@ -77,6 +78,29 @@ function oneTokenTotal(plan: SearchPlan, vocabulary: Vocabulary): Counted | unde
 function indexedTotal(reads: Reads, plan: SearchPlan, filter: IconFilter | undefined): Counted | undefined {
   if (plan.matchNamePrefix) return undefined;
   return listIndexOf(reads).searchTotal(matchQueryOf(plan), filter);
+}
+
+/**
+ * Name candidates (list-index/name-candidates.ts) beyond the page's rows: the shortest names
+ * holding the word include some the segment leaves to those before it (names starting with the
+ * phrase) or ranks later (the word only starting a word of the name).
+ */
+const namedWanted = (needed: number) => 2 * needed + 16;
+/** Beyond this many, the statement would spend on reading them what ranking the tier costs. */
+const MOST_NAMED = 1_000;
+
+/** The icons with the shortest names of each walked segment's name tier, as the list index finds them. */
+function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest): NamedSegments {
+  const walks = walkedSegments(plan, request);
+  if (!walks.words && !walks.fixedRest) return {};
+  const wanted = namedWanted(offsetOf(request) + request.perPage);
+  if (wanted > MOST_NAMED) return {};
+  const [terms] = matchQueryOf(plan);
+  const index = listIndexOf(reads);
+  return {
+    words: walks.words ? index.nameCandidates(terms!.slice(0, 1), wanted, MOST_NAMED) : undefined,
+    fixedRest: walks.fixedRest ? index.nameCandidates(terms!, wanted, MOST_NAMED) : undefined,
+  };
 }
 
 /** plan.matching.any as terms: each token as typed (a prefix when long enough), or one of its corrections (prefixes). */
