@@ -7,7 +7,7 @@
 // many matches ends early (at most about 19 positions per row up to the page's end).
 import { LRUCache } from 'lru-cache';
 import { isUnfiltered, type IconFilter, type SortKey } from '../filters.ts';
-import { createNameCandidates, type NameCandidates } from './name-candidates.ts';
+import { createNameCandidates, type NameCandidates, type NameScope } from './name-candidates.ts';
 import { createMatchCounter, type MatchQuery, type MatchTerm } from './search-totals.ts';
 import { COLOR_BITS, type Snapshot } from './snapshot.ts';
 
@@ -92,8 +92,8 @@ export interface SnapshotPages {
   page(filter: IconFilter, sort: SortKey, offset: number, perPage: number): PagePositions | 'sql';
   /** How many icons match a search's query and the filter; 'sql' when the index cannot check the filter or has no search words. */
   searchTotal(query: MatchQuery, filter: IconFilter): number | 'sql';
-  /** The shortest names holding a word of the terms (name-candidates.ts); 'sql' when the index has no search words or they are too many. */
-  nameCandidates(terms: readonly MatchTerm[], wanted: number, most: number): NameCandidates | 'sql';
+  /** The shortest names holding a word of the terms in the scope (name-candidates.ts); 'sql' when the index has no search words or they are too many. */
+  nameCandidates(terms: readonly MatchTerm[], scope: NameScope, wanted: number, most: number): NameCandidates | 'sql';
 }
 
 /** Totals of filters on one catalogue version (they do not depend on the order). */
@@ -187,8 +187,8 @@ export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages
       const total = withWanted(filter, ({ accepts }) => countMatches(query, accepts));
       return total === 'none' ? 0 : total;
     },
-    nameCandidates(terms, wanted, most) {
-      return findNameCandidates?.(terms, wanted, most) ?? 'sql';
+    nameCandidates(terms, scope, wanted, most) {
+      return findNameCandidates?.(terms, scope, wanted, most) ?? 'sql';
     },
   };
 }

@@ -17,7 +17,7 @@ export interface MatchTerm {
 export type MatchQuery = readonly (readonly MatchTerm[])[];
 
 /** The first index whose word is not before `word` (code-unit order). */
-function lowerBound(words: readonly string[], word: string): number {
+export function lowerBound(words: readonly string[], word: string): number {
   let low = 0;
   let high = words.length;
   while (low < high) {

@@ -9,8 +9,9 @@
 // selects, in no order, and per-icon codes answer "does this icon have it" for the others.
 // Each word of the search documents (a lexeme of icon_search_documents.search) has the
 // positions whose document holds it, so that a search's total is counted here (search-totals.ts),
-// those whose name holds it first, and each position has its name's length, so that a one-word
-// search finds here the few names its name tier can start with (name-candidates.ts).
+// those whose name holds it first, then those whose keywords or tags do, and each position has its
+// name's length, so that a one-word search finds here the few names its name tier, or its tier of
+// keywords and tags, can start with (name-candidates.ts).
 //
 // Put together in the background while requests are served, in steps of at most about 25 ms
 // of the thread: in one piece it took 176 ms on the full catalogue (the words' 3.4 million
@@ -63,7 +64,8 @@ export interface Snapshot extends CatalogueVersions {
 /**
  * The search documents' words in code-unit order (so that the words a prefix starts are
  * adjacent); word k's positions are `positions[starts[k]]` up to `positions[starts[k + 1]]`,
- * those whose name holds the word (weight A in the document) before `nameEnds[k]`.
+ * those whose name holds the word (weight A in the document) before `nameEnds[k]`, then those
+ * whose keywords or tags do (weight B) before `tagEnds[k]`.
  * A few arrays, not one per word: 36,108 typed arrays more on the heap slowed every garbage
  * collection, and with it every kind of request (single icons 0.89x).
  */
@@ -71,6 +73,7 @@ export interface SearchWords {
   words: string[];
   starts: Int32Array;
   nameEnds: Int32Array;
+  tagEnds: Int32Array;
   positions: Int32Array;
   /** Each position's `char_length(name)`, MAX_NAME_LENGTH for any longer. */
   nameLengths: Uint8Array;
@@ -99,9 +102,9 @@ const ordered = (order: string) =>
 const grouped = (name: string, value: string, from: string, id = 'i.id') =>
   Prisma.raw(`${name} AS (SELECT ${value} AS value, count(*)::int AS size, string_agg(int4send(${id}), ''::bytea) AS ids FROM ${from} GROUP BY 1)`);
 const groupColumns = (name: string) => {
-  // A word's list of names before its other list (word groups have in_name).
-  const [order, inName] = isWordPart(name) ? ['value, in_name DESC', `, 'inName', array_agg(in_name ORDER BY value, in_name DESC)`] : ['value', ''];
-  return Prisma.raw(`(SELECT json_build_object('values', array_agg(value ORDER BY ${order}), 'sizes', array_agg(size ORDER BY ${order})${inName}) FROM ${name}) AS ${name},
+  // A word's lists in the order of their zones (word groups have one).
+  const [order, zones] = isWordPart(name) ? ['value, zone', `, 'zones', array_agg(zone ORDER BY value, zone)`] : ['value', ''];
+  return Prisma.raw(`(SELECT json_build_object('values', array_agg(value ORDER BY ${order}), 'sizes', array_agg(size ORDER BY ${order})${zones}) FROM ${name}) AS ${name},
     (SELECT ${base64(`string_agg(ids, ''::bytea ORDER BY ${order})`)} FROM ${name}) AS ${name}_ids`);
 };
 
@@ -112,10 +115,17 @@ const WORD_PARTS = ['words0', 'words1', 'words2', 'words3', 'words4', 'words5', 
 const GROUPS = ['categories', 'sets', 'styles', 'colors', 'tags', ...WORD_PARTS] as const;
 type Group = (typeof GROUPS)[number];
 const wordsOfPart = (part: number) => `icon_search_documents d, LATERAL unnest(d.search) u WHERE d.id % ${WORD_PARTS.length} = ${part}`;
+/** Where in a word's positions a document is (SearchWords). */
+const Zone = { name: 0, tags: 1, other: 2 } as const;
+type Zone = (typeof Zone)[keyof typeof Zone];
 const isWordPart = (group: string): group is (typeof WORD_PARTS)[number] => (WORD_PARTS as readonly string[]).includes(group);
-/** A part's words, each with the documents whose name holds it apart from the others (weight A: the name's words). */
+/**
+ * A part's words, each in three lists (zones): the documents whose name holds it (weight A), the
+ * others whose keywords or tags do (B), the rest.
+ */
 const wordGroup = (name: string, part: number) =>
-  Prisma.raw(`${name} AS (SELECT u.lexeme AS value, 'A' = ANY(u.weights) AS in_name, count(*)::int AS size, string_agg(int4send(d.id), ''::bytea) AS ids
+  Prisma.raw(`${name} AS (SELECT u.lexeme AS value, CASE WHEN 'A' = ANY(u.weights) THEN ${Zone.name} WHEN 'B' = ANY(u.weights) THEN ${Zone.tags} ELSE ${Zone.other} END AS zone,
+    count(*)::int AS size, string_agg(int4send(d.id), ''::bytea) AS ids
     FROM ${wordsOfPart(part)} GROUP BY 1, 2)`);
 
 /** The published icons' filter columns, read once (one scan of the icon rows) for the groups that need them. */
@@ -180,8 +190,8 @@ type Packed = string | null;
 interface GroupSizes {
   values: string[] | null;
   sizes: number[] | null;
-  /** Words only: whether the list is of the documents whose name holds the word. */
-  inName?: boolean[] | null;
+  /** Words only: each list's Zone. */
+  zones?: Zone[] | null;
 }
 
 type Decoded = { version: number; order_version: number } & Partial<Record<keyof typeof COLUMNS | `${Group}_ids`, Int32Array>> &
@@ -331,7 +341,7 @@ async function toSnapshot(row: Decoded): Promise<Snapshot | undefined> {
   const words = await searchWordsOf(
     positionOf,
     size,
-    WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], inName: row[part]?.inName ?? [], ids: row[`${part}_ids`] ?? none })),
+    WORD_PARTS.map((part) => ({ values: row[part]?.values ?? [], sizes: row[part]?.sizes ?? [], zones: row[part]?.zones ?? [], ids: row[`${part}_ids`] ?? none })),
     row.name_lengths ?? none,
   );
   return {
@@ -359,7 +369,7 @@ async function toSnapshot(row: Decoded): Promise<Snapshot | undefined> {
 interface WordPart {
   values: string[];
   sizes: number[];
-  inName: boolean[];
+  zones: Zone[];
   ids: Int32Array;
 }
 
@@ -374,21 +384,21 @@ async function searchWordsOf(positionOf: Int32Array, size: number, parts: WordPa
   const words = [...new Set(parts.flatMap((part) => part.values))].sort();
   await nextTurn();
   const indexOf = new Map(words.map((word, index) => [word, index]));
-  const starts = new Int32Array(words.length + 1);
-  const inNames = new Int32Array(words.length);
+  // Each word's positions per zone, then where each zone starts.
+  const zoneSizes = new Int32Array(words.length * 3);
   for (const part of parts) {
-    for (const [index, word] of part.values.entries()) {
-      const slot = indexOf.get(word)!;
-      starts[slot + 1]! += part.sizes[index]!;
-      if (part.inName[index]) inNames[slot]! += part.sizes[index]!;
-    }
+    for (const [index, word] of part.values.entries()) zoneSizes[indexOf.get(word)! * 3 + part.zones[index]!]! += part.sizes[index]!;
   }
-  for (let index = 0; index < words.length; index++) starts[index + 1]! += starts[index]!;
+  const starts = new Int32Array(words.length + 1);
   const nameEnds = new Int32Array(words.length);
-  for (let index = 0; index < words.length; index++) nameEnds[index] = starts[index]! + inNames[index]!;
-  /** Where each word's next position goes, of a name holding it and of the others: its parts' lists follow one another. */
-  const nextInName = starts.slice(0, words.length);
-  const nextOther = nameEnds.slice();
+  const tagEnds = new Int32Array(words.length);
+  for (let index = 0; index < words.length; index++) {
+    nameEnds[index] = starts[index]! + zoneSizes[index * 3 + Zone.name]!;
+    tagEnds[index] = nameEnds[index]! + zoneSizes[index * 3 + Zone.tags]!;
+    starts[index + 1] = tagEnds[index]! + zoneSizes[index * 3 + Zone.other]!;
+  }
+  /** Where each word's next position of each zone goes: its parts' lists follow one another. */
+  const next = [starts.slice(0, words.length), nameEnds.slice(), tagEnds.slice()] as const;
   const positions = new Int32Array(starts[words.length]!);
   for (const part of parts) {
     await nextTurn();
@@ -396,11 +406,11 @@ async function searchWordsOf(positionOf: Int32Array, size: number, parts: WordPa
     for (const [index, word] of part.values.entries()) {
       const to = from + part.sizes[index]!;
       const slot = indexOf.get(word)!;
-      const next = part.inName[index] ? nextInName : nextOther;
+      const zone = next[part.zones[index]!];
       for (let k = from; k < to; k++) {
         const position = positionOf[part.ids[k]!] ?? -1;
         if (position < 0) return undefined;
-        positions[next[slot]!++] = position;
+        positions[zone[slot]!++] = position;
       }
       from = to;
     }
@@ -411,5 +421,5 @@ async function searchWordsOf(positionOf: Int32Array, size: number, parts: WordPa
     if (position < 0) return undefined;
     nameLengths[position] = Math.min(lengthPairs[k + 1]!, MAX_NAME_LENGTH);
   }
-  return { words, starts, nameEnds, positions, nameLengths };
+  return { words, starts, nameEnds, tagEnds, positions, nameLengths };
 }

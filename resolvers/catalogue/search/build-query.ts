@@ -131,16 +131,33 @@ function rankedRows(name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], fro
     )`;
 }
 
-/** The segments that rank a one-word search's matches by walking (walkedSegment): as typed (`words`), and with corrections (`fixed_rest`). */
+/**
+ * Whether the segments of a one-word search that rank its matches, as typed (`words`) and with
+ * corrections (`fixed_rest`), walk (walkedSegment). Not below `minMatches` even with candidates
+ * (NamedSegments): walking words of 2,000 to 10,000 matches with them took the median of such
+ * searches from 5.4 to 16 ms (bench/RESULTS.md, 2026-11-27).
+ */
 export function walkedSegments(plan: SearchPlan, request: SearchPageQuery, walkSettings: WalkSettings = WALK): { words: boolean; fixedRest: boolean } {
   const walks = (matchBound: number) => !request.sort && isUnfiltered(request.filter) && plan.tokens.length === 1 && matchBound >= walkSettings.minMatches;
   return { words: walks(plan.matchBound.typed), fixedRest: plan.fixedPhrase !== null && walks(plan.matchBound.matching) };
 }
 
-/** Per walked segment, the icons with the shortest names of its name tier, when the list index found them. */
+/**
+ * A walked segment's candidates, when the list index found them: per tier, the icons with the
+ * shortest names holding the word in a superset of the tier (the name; the name, keywords or tags;
+ * the whole document).
+ */
+export interface TierCandidates {
+  name?: NamedIcons | undefined;
+  tagged?: NamedIcons | undefined;
+  /** Of the last tier (the category's words): the shortest names of the whole segment. */
+  rest?: NamedIcons | undefined;
+}
+
+/** Per walked segment, its candidates. */
 export interface NamedSegments {
-  words?: NamedIcons | undefined;
-  fixedRest?: NamedIcons | undefined;
+  words?: TierCandidates | undefined;
+  fixedRest?: TierCandidates | undefined;
 }
 
 /** Rows `{ id }`: one page. */
@@ -258,8 +275,8 @@ interface Walk {
   untagged: Prisma.Sql;
   /** Documents the walk reads. */
   rows: number;
-  /** The icons with the shortest names holding the word (a superset of the name tier's shortest), when known. */
-  named: NamedIcons | undefined;
+  /** Per tier, the icons with the shortest names holding the word in its scope (TierCandidates), when known. */
+  named: TierCandidates | undefined;
 }
 
 /**
@@ -280,12 +297,13 @@ interface Walk {
  * in the name words' index because `simple` splits names at spaces (checked over the full
  * catalogue: every word start of every name is a prefix of a name lexeme).
  *
- * With `named`, <name>_name ranks those icons first (<name>_named: the walk's rank index shows the
- * name tier's rows only as far as it walks, and `duotone`'s first is the 11,614th document). Every
- * other icon of the tier has a longer name than all of them, so if as many of them are in the tier
- * with partial 0 as the segment needs, its best rows are theirs; and if they are the whole tier,
- * they are it. They hold only at the catalogue version they were found at, which the statement
- * checks. Otherwise the tier is ranked in full, as without them.
+ * With `named`, <name>_name, <name>_tagged and <name>_rest rank their candidates first
+ * (<name>_name_shortest...: the walk's rank index shows a tier's rows only as far as it walks, and
+ * `duotone`'s first name is the 11,614th document). Every other icon of the tier has a longer name than all of them, so if as
+ * many of them are in the tier (with partial 0, in the name tier) as the segment needs, its best
+ * rows are theirs; and if they are the whole tier, they are it. They hold only at the catalogue
+ * version they were found at, which the statement checks. Otherwise the tier is ranked in full
+ * (<name>_name_all), as without them.
  */
 function walkedSegment(name: string, walk: Walk, before: string[], needed: number): Prisma.Sql[] {
   const [, partialOf] = walk.rank;
@@ -297,27 +315,23 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
   const walkedBest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${nameTier} AND partial = 0) >= ${needed} - (${countOf(before)})`;
   const walkedRest = Prisma.sql`(SELECT count(*) FROM ${cte('_walk')} WHERE tier = ${tier((walk.nameTier + 1) as Tier)}) >= ${needed} - (${countOf([...before, `${name}_name`])})`;
   const documents = Prisma.sql`icon_search_documents i`;
-  const nameTierRows = Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`;
-  const { named } = walk;
-  const nameTierCtes = named
-    ? (() => {
-        const current = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) = ${named.version}`;
-        const namedBest = named.complete
-          ? current
-          : Prisma.sql`(${current} AND (SELECT count(*) FROM ${cte('_named')} WHERE partial = 0) >= ${needed} - (${countOf(before)}))`;
-        return [
-          // Fenced: beside the primary key, PostgreSQL also read the word's entries of the documents' index, all of them.
-          ranked(
-            '_named',
-            Prisma.sql`(SELECT * FROM icon_search_documents WHERE id = ANY(${named.ids}::int[]) OFFSET 0) i`,
-            [nameTier, partialOf],
-            Prisma.sql`${current} AND ${nameTierRows}`,
-          ),
-          ranked('_all_names', documents, [nameTier, partialOf], Prisma.sql`NOT ${namedBest} AND ${nameTierRows}`),
-          Prisma.sql`${cte('_name')} AS MATERIALIZED (SELECT * FROM ${cte('_named')} WHERE ${namedBest} UNION ALL SELECT * FROM ${cte('_all_names')})`,
-        ];
-      })()
-    : [ranked('_name', documents, [nameTier, partialOf], nameTierRows)];
+  /**
+   * The CTE <name><suffix>: the best `needed` of a tier's rows, from the candidates first when
+   * there are any (see above); `proving` says which of their rows count towards the proof.
+   */
+  const tierRows = (suffix: string, rank: [Prisma.Sql, Prisma.Sql], rows: Prisma.Sql, before: string[], candidates: NamedIcons | undefined, proving: Prisma.Sql) => {
+    if (!candidates) return [ranked(suffix, documents, rank, rows)];
+    const current = Prisma.sql`(SELECT version FROM catalogue_state WHERE id = 1) = ${candidates.version}`;
+    const proven = candidates.complete
+      ? current
+      : Prisma.sql`(${current} AND (SELECT count(*) FROM ${cte(`${suffix}_shortest`)} WHERE ${proving}) >= ${needed} - (${countOf(before)}))`;
+    return [
+      // Fenced: beside the primary key, PostgreSQL also read the word's entries of the documents' index, all of them.
+      ranked(`${suffix}_shortest`, Prisma.sql`(SELECT * FROM icon_search_documents WHERE id = ANY(${candidates.ids}::int[]) OFFSET 0) i`, rank, Prisma.sql`${current} AND ${rows}`),
+      ranked(`${suffix}_all`, documents, rank, Prisma.sql`NOT ${proven} AND ${rows}`),
+      Prisma.sql`${cte(suffix)} AS MATERIALIZED (SELECT * FROM ${cte(`${suffix}_shortest`)} WHERE ${proven} UNION ALL SELECT * FROM ${cte(`${suffix}_all`)})`,
+    ];
+  };
   return [
     ranked(
       '_walk',
@@ -325,20 +339,38 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
       walk.rank,
       Prisma.sql`${countOf(before)} < ${needed} AND ${walk.condition}`,
     ),
-    ...nameTierCtes,
-    ranked(
+    // In the name tier, a candidate of the best class (partial 0) is before every row outside them,
+    // and every candidate is when they hold every name with the typed word itself: partial 0 is the
+    // word as a whole word of the name, which is then one of its lexemes (`simple` makes a lexeme of
+    // every run of letters and digits between spaces: checked over the full catalogue's 1,022,499
+    // such runs, and by a test on the demo catalogue's).
+    ...tierRows(
+      '_name',
+      [nameTier, partialOf],
+      Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`,
+      before,
+      walk.named?.name,
+      walk.named?.name?.holdsWholeWord ? Prisma.sql`TRUE` : Prisma.sql`partial = 0`,
+    ),
+    // In the next tiers every row has the same partial: 1 in `words` (a name holding the word as a
+    // whole word is in the name tier), 0 in `fixed_rest`.
+    ...tierRows(
       '_tagged',
-      documents,
       [tier((walk.nameTier + 1) as Tier), partialOf],
       Prisma.sql`${countOf([...before, `${name}_name`])} < ${needed} AND NOT ${walkedBest} AND NOT ${walkedRest}
         AND ${walk.tagged} AND ${walk.notInName}`,
+      [...before, `${name}_name`],
+      walk.named?.tagged,
+      Prisma.sql`TRUE`,
     ),
-    ranked(
+    ...tierRows(
       '_rest',
-      documents,
       [tier((walk.nameTier + 2) as Tier), partialOf],
       Prisma.sql`${countOf([...before, `${name}_name`, `${name}_tagged`])} < ${needed} AND NOT ${walkedBest} AND NOT ${walkedRest}
         AND ${walk.condition} AND ${walk.notInName} AND ${walk.untagged}`,
+      [...before, `${name}_name`, `${name}_tagged`],
+      walk.named?.rest,
+      Prisma.sql`TRUE`,
     ),
     Prisma.sql`${cte('')} AS MATERIALIZED (
       SELECT * FROM ${cte('_walk')} WHERE ${walkedBest}
