@@ -73,8 +73,8 @@ export interface ListIndex {
   searchTotal(query: MatchQuery, filter?: IconFilter): { total: number; version: number } | undefined;
   /**
    * The icons with the shortest names holding a word of the terms in the scope (name-candidates.ts),
-   * and the catalogue version that holds at; undefined when the index is not built, is stale, or
-   * finds more than `most`.
+   * and the catalogue version that holds at; undefined when the index is not built, is stale,
+   * finds more than `most`, or the words' lists are too long to look through.
    */
   nameCandidates(terms: readonly MatchTerm[], scope: NameScope, wanted: number, most: number): NamedIcons | undefined;
   /**

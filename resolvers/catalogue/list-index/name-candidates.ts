@@ -56,10 +56,10 @@ export function createNameCandidates(searchWords: SearchWords, size: number): Fi
       pass = 1;
     }
     const ranges = terms.map((term) => wordsOf(searchWords, term));
-    let most = 0;
-    for (const { from, to } of ranges) for (let word = from; word < to; word++) most += ends[word]! - starts[word]!;
-    if (most > MAX_LOOKED_THROUGH) return undefined;
-    const found = new Int32Array(most);
+    let listed = 0;
+    for (const { from, to } of ranges) for (let word = from; word < to; word++) listed += ends[word]! - starts[word]!;
+    if (listed > MAX_LOOKED_THROUGH) return undefined;
+    const found = new Int32Array(listed);
     let count = 0;
     for (const { from, to } of ranges) {
       for (let word = from; word < to; word++) {

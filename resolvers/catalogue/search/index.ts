@@ -89,7 +89,7 @@ const namedWanted = (needed: number) => 2 * needed + 16;
 /** Beyond this many, the statement would spend on reading them what ranking the tier costs. */
 const MOST_NAMED = 1_000;
 
-/** The icons with the shortest names of each walked segment's name tier, as the list index finds them. */
+/** The icons with the shortest names of each walked segment's tiers, as the list index finds them. */
 function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest): NamedSegments {
   const walks = walkedSegments(plan, request);
   if (!walks.words && !walks.fixedRest) return {};
