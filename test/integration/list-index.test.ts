@@ -17,6 +17,7 @@ import { setsAndCategoriesFor } from '../../resolvers/catalogue/sets-and-categor
 import { searchCountSql } from '../../resolvers/catalogue/search/build-query.ts';
 import { matchQueryOf, parseQuery, searchIconIds } from '../../resolvers/catalogue/search/index.ts';
 import { planSearch } from '../../resolvers/catalogue/search/plan.ts';
+import { allOf, tsqueryTerm } from '../../resolvers/catalogue/search/tsquery.ts';
 import { loadVocabulary } from '../../resolvers/catalogue/search/vocabulary.ts';
 import type { ServingLimits } from '../../prisma/serving-limits.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
@@ -337,24 +338,26 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
     expect(statements.slice(again).some((sql) => /counted\.total/.test(sql))).toBe(false);
   });
 
-  it.skipIf(skip)('finds the shortest names holding a word of the terms in the name, in the name, keywords or tags, or anywhere, all of them up to a length, as SQL finds them', async () => {
+  it.skipIf(skip)('finds the shortest names holding a word of each token\'s terms in the name, in the name, keywords or tags, or anywhere, all of them up to a length, as SQL finds them', async () => {
     await index().build();
     const { prisma } = database.db;
     const version = (await prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } })).version;
     let partial = 0;
     let complete = 0;
+    let wholeWordsHeld = 0;
     // A word, a prefix, a typo with its corrections (two lists, and names holding both), a word
-    // more often in tags than in names, a word on no name.
-    for (const q of ['arrow', 'circ', 'arow', 'weather', 'automation', 'zzzzq']) {
+    // more often in tags than in names, a word on no name; phrases of words in names, of a word in
+    // names and one in tags or categories, of prefixes, with a typo, and of words no name holds together.
+    for (const q of ['arrow', 'circ', 'arow', 'weather', 'automation', 'zzzzq', 'arrow left', 'home weather', 'arr cir', 'arow left', 'sun zzzzq']) {
       const plan = planSearch(parseQuery(q), await loadVocabulary(database.db.reads))!;
-      const [terms] = matchQueryOf(plan);
-      for (const [scope, tsquery] of [['name', plan.matching.name], ['nameOrTags', plan.matching.nameOrTags], ['any', plan.matching.any]] as const) {
+      const query = matchQueryOf(plan);
+      for (const [scope, tsquery, weights] of [['name', plan.matching.name, 'A'], ['nameOrTags', plan.matching.nameOrTags, 'AB'], ['any', plan.matching.any, '']] as const) {
       const names = await prisma.$queryRawUnsafe<{ id: number; length: number }[]>(
         `SELECT id, char_length(name) AS length FROM icon_search_documents WHERE search @@ $1::tsquery`,
         tsquery,
       );
       for (const wanted of [1, 5, 40]) {
-        const found = index().nameCandidates(terms!, scope, wanted, 60);
+        const found = index().nameCandidates(query, scope, wanted, 60);
         const label = `${q} in ${scope}, ${wanted} wanted`;
         if (names.length > 60 && !found) continue;
         expect(found, label).toBeDefined();
@@ -365,16 +368,24 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
         expect([...found!.ids].sort((a, b) => a - b), label).toEqual(expected.sort((a, b) => a - b));
         expect(found!.complete, label).toBe(found!.ids.length === names.length);
         expect(found!.ids.length, label).toBeGreaterThanOrEqual(Math.min(wanted, names.length));
+        // Whether they hold every name with each token itself (not only a word it starts).
+        const [{ longest }] = await prisma.$queryRawUnsafe<{ longest: number }[]>(
+          `SELECT coalesce(max(char_length(name)), 0)::int AS longest FROM icon_search_documents WHERE search @@ $1::tsquery`,
+          allOf(plan.tokens.map((token) => tsqueryTerm(token, { prefix: false, weights }))),
+        ) as [{ longest: number }];
+        expect(found!.holdsWholeWords, label).toBe(found!.complete || longest <= maxLength);
         if (found!.complete) complete++;
         else partial++;
+        if (!found!.complete && found!.holdsWholeWords) wholeWordsHeld++;
       }
       }
     }
     expect(partial).toBeGreaterThan(9);
     expect(complete).toBeGreaterThan(9);
+    expect(wholeWordsHeld).toBeGreaterThan(0);
     // More than `most` names of the shortest lengths that give `wanted`: none.
-    const [terms] = matchQueryOf(planSearch(parseQuery('arrow'), await loadVocabulary(database.db.reads))!);
-    expect(index().nameCandidates(terms!, 'name', 5, 4)).toBeUndefined();
+    const arrow = matchQueryOf(planSearch(parseQuery('arrow'), await loadVocabulary(database.db.reads))!);
+    expect(index().nameCandidates(arrow, 'name', 5, 4)).toBeUndefined();
   });
 
   it.skipIf(skip)("counts no search when a search document is not a published icon's, and SQL counts it", async () => {

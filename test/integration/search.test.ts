@@ -439,9 +439,9 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
       for (const wanted of [1, 8, 30, 400]) {
         const most = Math.max(3 * wanted, 20);
         const candidates = (terms: readonly MatchTerm[]): TierCandidates => ({
-          name: index.nameCandidates(terms, 'name', wanted, most),
-          tagged: index.nameCandidates(terms, 'nameOrTags', wanted, most),
-          rest: index.nameCandidates(terms, 'any', wanted, most),
+          name: index.nameCandidates([terms], 'name', wanted, most),
+          tagged: index.nameCandidates([terms], 'nameOrTags', wanted, most),
+          rest: index.nameCandidates([terms], 'any', wanted, most),
         });
         const words = candidates(terms!.slice(0, 1));
         const fixedRest = candidates(terms!);
@@ -450,7 +450,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
         const version = (await prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } })).version;
         const older = (found: NamedIcons | undefined) => found && { ...found, version: found.version - 1 };
         const olderTiers = ({ name, tagged, rest }: TierCandidates) => ({ name: older(name), tagged: older(tagged), rest: older(rest) });
-        const wrong = { ids: expected.slice(-3), complete: true, holdsWholeWord: true, version: Number(version) - 1 };
+        const wrong = { ids: expected.slice(-3), complete: true, holdsWholeWords: true, version: Number(version) - 1 };
         const variants: [string, NamedSegments][] = [
           ['current', { words, fixedRest }],
           ['older', { words: olderTiers(words), fixedRest: olderTiers(fixedRest) }],
@@ -463,7 +463,7 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
             const ids = (await prisma.$queryRaw<{ id: number }[]>(sql)).map((row) => Number(row.id));
             expect(ids, `${q}, ${wanted} wanted, ${variant}, page ${pageNumber} of ${perPage}`).toEqual(expected.slice((pageNumber - 1) * perPage, pageNumber * perPage));
             if (variant === 'current') incomplete += found.filter((tier) => !tier.complete).length;
-            if (variant === 'current' && words.name && !words.name.complete && words.name.holdsWholeWord) wholeWordsHeld++;
+            if (variant === 'current' && words.name && !words.name.complete && words.name.holdsWholeWords) wholeWordsHeld++;
           }
         }
       }

@@ -23,7 +23,7 @@ import { perReads, type Reads } from '../../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../filters.ts';
 import { newTotals, snapshotPages, type SnapshotPages, type Totals } from './pages.ts';
 import type { NameScope } from './name-candidates.ts';
-import type { MatchQuery, MatchTerm } from './search-totals.ts';
+import type { MatchQuery } from './search-totals.ts';
 import { ORDER_VERSIONED_SORTS, readOrders, readSnapshot, type CatalogueVersions, type Snapshot } from './snapshot.ts';
 
 export type { CatalogueVersions } from './snapshot.ts';
@@ -33,10 +33,10 @@ export type { MatchQuery, MatchTerm } from './search-totals.ts';
 /** Icons found by name (ListIndex.nameCandidates). */
 export interface NamedIcons {
   ids: number[];
-  /** Whether they are every icon holding a word of the terms in the scope. */
+  /** Whether they are every icon where each token holds a word of its terms in the scope. */
   complete: boolean;
-  /** Whether they include every icon holding the first term's word itself in the scope. */
-  holdsWholeWord: boolean;
+  /** Whether they include every icon where each token's first term's word itself is in the scope. */
+  holdsWholeWords: boolean;
   /** The catalogue version they hold at. */
   version: number;
 }
@@ -72,11 +72,11 @@ export interface ListIndex {
   /** How many icons a search matches, and the catalogue version that holds at; undefined when the index is not built, is stale, or cannot check the filter. */
   searchTotal(query: MatchQuery, filter?: IconFilter): { total: number; version: number } | undefined;
   /**
-   * The icons with the shortest names holding a word of the terms in the scope (name-candidates.ts),
+   * The icons with the shortest names where each token holds a word of its terms in the scope (name-candidates.ts),
    * and the catalogue version that holds at; undefined when the index is not built, is stale,
    * finds more than `most`, or the words' lists are too long to look through.
    */
-  nameCandidates(terms: readonly MatchTerm[], scope: NameScope, wanted: number, most: number): NamedIcons | undefined;
+  nameCandidates(query: MatchQuery, scope: NameScope, wanted: number, most: number): NamedIcons | undefined;
   /**
    * A page's rows were read at `versions` (undefined: none was read; no `orderVersion`: the rows'
    * statement did not read it): whatever they show stale is rebuilt.
@@ -163,12 +163,12 @@ function createListIndex(reads: Reads): ListIndex {
       const total = ready.pages.searchTotal(query, filter);
       return total === 'sql' ? undefined : { total, version: ready.snapshot.version };
     },
-    nameCandidates(terms, scope, wanted, most) {
+    nameCandidates(query, scope, wanted, most) {
       const ready = current(false);
-      const found = ready?.pages.nameCandidates(terms, scope, wanted, most);
+      const found = ready?.pages.nameCandidates(query, scope, wanted, most);
       if (!ready || !found || found === 'sql') return undefined;
       const { ids, version } = ready.snapshot;
-      return { ids: Array.from(found.positions, (position) => ids[position]!), complete: found.complete, holdsWholeWord: found.holdsWholeWord, version };
+      return { ids: Array.from(found.positions, (position) => ids[position]!), complete: found.complete, holdsWholeWords: found.holdsWholeWords, version };
     },
     outdated(versions) {
       if (!built) return;

@@ -8,7 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import { isUnfiltered, type IconFilter, type SortKey } from '../filters.ts';
 import { createNameCandidates, type NameCandidates, type NameScope } from './name-candidates.ts';
-import { createMatchCounter, type MatchQuery, type MatchTerm } from './search-totals.ts';
+import { createMatchCounter, type MatchQuery } from './search-totals.ts';
 import { COLOR_BITS, type Snapshot } from './snapshot.ts';
 
 export const SORTED_MATCHES_UP_TO = 20_000;
@@ -92,8 +92,8 @@ export interface SnapshotPages {
   page(filter: IconFilter, sort: SortKey, offset: number, perPage: number): PagePositions | 'sql';
   /** How many icons match a search's query and the filter; 'sql' when the index cannot check the filter or has no search words. */
   searchTotal(query: MatchQuery, filter: IconFilter): number | 'sql';
-  /** The shortest names holding a word of the terms in the scope (name-candidates.ts); 'sql' when the index has no search words or they are too many. */
-  nameCandidates(terms: readonly MatchTerm[], scope: NameScope, wanted: number, most: number): NameCandidates | 'sql';
+  /** The shortest names where each token holds a word of its terms in the scope (name-candidates.ts); 'sql' when the index has no search words or they are too many. */
+  nameCandidates(query: MatchQuery, scope: NameScope, wanted: number, most: number): NameCandidates | 'sql';
 }
 
 /** Totals of filters on one catalogue version (they do not depend on the order). */
@@ -187,8 +187,8 @@ export function snapshotPages(snapshot: Snapshot, totals: Totals): SnapshotPages
       const total = withWanted(filter, ({ accepts }) => countMatches(query, accepts));
       return total === 'none' ? 0 : total;
     },
-    nameCandidates(terms, scope, wanted, most) {
-      return findNameCandidates?.(terms, scope, wanted, most) ?? 'sql';
+    nameCandidates(query, scope, wanted, most) {
+      return findNameCandidates?.(query, scope, wanted, most) ?? 'sql';
     },
   };
 }

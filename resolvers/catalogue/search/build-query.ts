@@ -350,7 +350,7 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
       Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`,
       before,
       walk.named?.name,
-      walk.named?.name?.holdsWholeWord ? Prisma.sql`TRUE` : Prisma.sql`partial = 0`,
+      walk.named?.name?.holdsWholeWords ? Prisma.sql`TRUE` : Prisma.sql`partial = 0`,
     ),
     // In the next tiers every row has the same partial: 1 in `words` (a name holding the word as a
     // whole word is in the name tier), 0 in `fixed_rest`.

@@ -101,9 +101,9 @@ function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest): 
   // its candidates are looked for only after a complete tier: looking costs the thread (a full
   // run of the bench's search misses lost 4 % when every tier's were).
   const candidates = (terms: readonly MatchTerm[]): TierCandidates => {
-    const name = index.nameCandidates(terms, 'name', wanted, MOST_NAMED);
-    const tagged = name?.complete ? index.nameCandidates(terms, 'nameOrTags', wanted, MOST_NAMED) : undefined;
-    const rest = tagged?.complete ? index.nameCandidates(terms, 'any', wanted, MOST_NAMED) : undefined;
+    const name = index.nameCandidates([terms], 'name', wanted, MOST_NAMED);
+    const tagged = name?.complete ? index.nameCandidates([terms], 'nameOrTags', wanted, MOST_NAMED) : undefined;
+    const rest = tagged?.complete ? index.nameCandidates([terms], 'any', wanted, MOST_NAMED) : undefined;
     return { name, tagged, rest };
   };
   return {
