@@ -14,7 +14,7 @@ import { perReads, type Reads } from '../../../prisma/reads.ts';
 import { isUnfiltered, offsetOf, type IconFilter, type IdPage, type PageRequest, type SortKey } from '../filters.ts';
 import { searchCountSql, searchPageSql, walkedSegments, type NamedSegments, type TierCandidates } from './build-query.ts';
 import { pageWithTotal, type Counted } from '../count-cache.ts';
-import { listIndexOf, type MatchQuery, type MatchTerm } from '../list-index/index.ts';
+import { listIndexOf, type MatchQuery } from '../list-index/index.ts';
 import { matchesAsPrefix, parseQuery } from './parse-query.ts';
 import { planSearch, type SearchPlan } from './plan.ts';
 import { vocabularyHolder, type Vocabulary } from './vocabulary.ts';
@@ -42,7 +42,9 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
     if (!plan) return { ids: [], total: 0 };
     const kept = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
     const counted = kept ? undefined : indexedTotal(reads, plan, request.filter);
-    const page = searchPageSql(plan, request, { named: namedSegments(reads, plan, request) });
+    // Without corrections, the count is of the matches as typed (the words segment's, with the head's).
+    const typedMatches = plan.fixedPhrase === null ? counted?.total : undefined;
+    const page = searchPageSql(plan, request, { named: namedSegments(reads, plan, request, typedMatches) });
     const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted);
     // The index counted at an older catalogue than the page's (the page was read again with its count): rebuild it.
     if (counted && version > counted.version) listIndexOf(reads).outdated({ version });
@@ -89,26 +91,40 @@ const namedWanted = (needed: number) => 2 * needed + 16;
 /** Beyond this many, the statement would spend on reading them what ranking the tier costs. */
 const MOST_NAMED = 1_000;
 
-/** The icons with the shortest names of each walked segment's tiers, as the list index finds them. */
-function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest): NamedSegments {
+/**
+ * A phrase's `words` segment is ranked tier by tier from its candidates from this many matches as
+ * typed, counted in memory. Below, the larger statement cost more than it saved. Over the bench's
+ * 10,000 phrases one at a time, beside the code before: the 58 of 2,000+ matches took 8.0 ms on
+ * average against 15.5; 65 of fewer than 500 that a looser bound sent this way took 11.4 against
+ * 5.7 (bench/RESULTS.md, 2026-11-27 night).
+ */
+const PHRASE_TIERS_MIN_MATCHES = 2_000;
+
+/**
+ * The icons with the shortest names of each walked segment's tiers, and of a phrase's of at least
+ * PHRASE_TIERS_MIN_MATCHES `typedMatches`, as the list index finds them.
+ */
+function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest, typedMatches: number | undefined): NamedSegments {
   const walks = walkedSegments(plan, request);
-  if (!walks.words && !walks.fixedRest) return {};
+  const phrase = walks.phrase && typedMatches !== undefined && typedMatches >= PHRASE_TIERS_MIN_MATCHES;
+  if (!walks.words && !walks.fixedRest && !phrase) return {};
   const wanted = namedWanted(offsetOf(request) + request.perPage);
   if (wanted > MOST_NAMED) return {};
-  const [terms] = matchQueryOf(plan);
+  const query = matchQueryOf(plan);
+  const asTyped = query.map((terms) => terms.slice(0, 1));
   const index = listIndexOf(reads);
   // A tier after one of more than MOST_NAMED icons is seldom reached (its rows are gated off), so
-  // its candidates are looked for only after a complete tier: looking costs the thread (a full
-  // run of the bench's search misses lost 4 % when every tier's were).
-  const candidates = (terms: readonly MatchTerm[]): TierCandidates => {
-    const name = index.nameCandidates([terms], 'name', wanted, MOST_NAMED);
-    const tagged = name?.complete ? index.nameCandidates([terms], 'nameOrTags', wanted, MOST_NAMED) : undefined;
-    const rest = tagged?.complete ? index.nameCandidates([terms], 'any', wanted, MOST_NAMED) : undefined;
+  // its candidates are looked for only after a complete tier: each tier's adds two CTEs to plan (a
+  // full run of the bench's search misses lost 4 % when every tier's were, then read in full).
+  const candidates = (query: MatchQuery): TierCandidates => {
+    const name = index.nameCandidates(query, 'name', wanted, MOST_NAMED);
+    const tagged = name?.complete ? index.nameCandidates(query, 'nameOrTags', wanted, MOST_NAMED) : undefined;
+    const rest = tagged?.complete ? index.nameCandidates(query, 'any', wanted, MOST_NAMED) : undefined;
     return { name, tagged, rest };
   };
   return {
-    words: walks.words ? candidates(terms!.slice(0, 1)) : undefined,
-    fixedRest: walks.fixedRest ? candidates(terms!) : undefined,
+    words: walks.words || phrase ? candidates(asTyped) : undefined,
+    fixedRest: walks.fixedRest ? candidates(query) : undefined,
   };
 }
 
