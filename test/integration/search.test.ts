@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../prisma/generated/client.ts';
 import type { Reads } from '../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../../resolvers/catalogue/filters.ts';
-import { listIndexOf, type MatchTerm, type NamedIcons } from '../../resolvers/catalogue/list-index/index.ts';
+import { listIndexOf, type MatchQuery, type MatchTerm, type NamedIcons } from '../../resolvers/catalogue/list-index/index.ts';
 import { matchQueryOf, parseQuery, searchIconIds, type SearchRequest } from '../../resolvers/catalogue/search/index.ts';
 import { searchPageSql, type NamedSegments, type TierCandidates } from '../../resolvers/catalogue/search/build-query.ts';
 import { planSearch } from '../../resolvers/catalogue/search/plan.ts';
@@ -475,45 +475,56 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
   it.skipIf(skip)('a phrase whose tiers start from the shortest names holding every word returns the pages of ranking every match', async () => {
     // Phrases whose words are whole words of the names or only start them (arrow left, arro lef),
     // in either order, one word mostly in tags or categories (home weather, sun cloud), a short word
-    // (arrow l: names start with the phrase), and typos (arow left: corrected in another segment).
+    // (arrow l: names start with the phrase), and typos, whose matches with corrections (fixed_rest)
+    // start from the names holding a word or a correction of each (arow left, wether sun, arow circle).
     // Each with a few candidates or many, at the catalogue's version, at an older one, and wrong.
     const current = await loadVocabulary(reads);
     const index = listIndexOf(reads);
     await index.build();
-    const found = { incomplete: 0, complete: 0 };
-    for (const q of ['arrow left', 'left arrow', 'arro lef', 'arrow circle', 'circle arrow', 'home weather', 'sun cloud', 'cloud sun', 'arrow l', 'arow left', 'chevron down', 'line arrow']) {
+    const found = { incomplete: 0, complete: 0, corrected: 0 };
+    const queries = ['arrow left', 'left arrow', 'arro lef', 'arrow circle', 'circle arrow', 'home weather', 'sun cloud', 'cloud sun', 'arrow l', 'chevron down', 'line arrow', 'arow left', 'wether sun', 'arow circle'];
+    for (const q of queries) {
       const plan = planSearch(parseQuery(q), current)!;
-      const asTyped = matchQueryOf(plan).map((terms) => terms.slice(0, 1));
+      const query = matchQueryOf(plan);
       const expected = modelSearch(icons, q, modelCorrections(vocabulary, q)).map((icon) => icon.id);
       for (const wanted of [1, 8, 30, 400]) {
         const most = Math.max(3 * wanted, 20);
-        const words: TierCandidates = {
-          name: index.nameCandidates(asTyped, 'name', wanted, most),
-          tagged: index.nameCandidates(asTyped, 'nameOrTags', wanted, most),
-          rest: index.nameCandidates(asTyped, 'any', wanted, most),
-        };
-        if (!words.name) continue;
+        const tiers = (query: MatchQuery): TierCandidates => ({
+          name: index.nameCandidates(query, 'name', wanted, most),
+          tagged: index.nameCandidates(query, 'nameOrTags', wanted, most),
+          rest: index.nameCandidates(query, 'any', wanted, most),
+        });
+        const words = tiers(query.map((terms) => terms.slice(0, 1)));
+        const fixedRest = plan.fixedPhrase === null ? undefined : tiers(query);
+        if (!words.name || (fixedRest && !fixedRest.name)) continue;
         const version = (await prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } })).version;
         const older = (found: NamedIcons | undefined) => found && { ...found, version: found.version - 1 };
+        const olderTiers = (tiers: TierCandidates | undefined) => tiers && { name: older(tiers.name), tagged: older(tiers.tagged), rest: older(tiers.rest) };
         const wrong = { ids: expected.slice(-3), complete: true, holdsWholeWords: true, version: Number(version) - 1 };
-        const variants: [string, TierCandidates][] = [
-          ['current', words],
-          ['older', { name: older(words.name), tagged: older(words.tagged), rest: older(words.rest) }],
-          ['wrong', { name: wrong, tagged: { ...wrong, ids: [] }, rest: wrong }],
+        const wrongTiers = { name: wrong, tagged: { ...wrong, ids: [] }, rest: wrong };
+        const variants: [string, NamedSegments][] = [
+          ['current', { words, fixedRest }],
+          ['older', { words: olderTiers(words), fixedRest: olderTiers(fixedRest) }],
+          ['wrong', { words: wrongTiers, fixedRest: fixedRest && wrongTiers }],
         ];
-        for (const [variant, candidates] of variants) {
+        for (const [variant, named] of variants) {
           for (const [pageNumber, perPage] of [[1, 5], [1, 24], [3, 10]] as const) {
-            const sql = searchPageSql(plan, { page: pageNumber, perPage }, { named: { words: candidates } });
+            const sql = searchPageSql(plan, { page: pageNumber, perPage }, { named });
             expect(sql.text).toContain('words_name_shortest');
+            if (fixedRest) expect(sql.text).toContain('fixed_rest_name_shortest');
             const ids = (await prisma.$queryRaw<{ id: number }[]>(sql)).map((row) => Number(row.id));
             expect(ids, `${q}, ${wanted} wanted, ${variant}, page ${pageNumber} of ${perPage}`).toEqual(expected.slice((pageNumber - 1) * perPage, pageNumber * perPage));
           }
         }
-        for (const tier of [words.name, words.tagged, words.rest]) if (tier) found[tier.complete ? 'complete' : 'incomplete']++;
+        for (const tier of [words, fixedRest].flatMap((tiers) => (tiers ? [tiers.name, tiers.tagged, tiers.rest] : []))) {
+          if (tier) found[tier.complete ? 'complete' : 'incomplete']++;
+        }
+        if (fixedRest) found.corrected++;
       }
     }
     expect(found.incomplete).toBeGreaterThan(20);
     expect(found.complete).toBeGreaterThan(20);
+    expect(found.corrected).toBeGreaterThan(5);
   });
 
   it.skipIf(skip)("makes a lexeme of every run of letters and digits between a name's spaces (what the name tier's candidates rely on)", async () => {

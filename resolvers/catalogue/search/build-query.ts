@@ -34,8 +34,9 @@
 // rarer than each), and their walks failed more than they paid: `bold duotone` 22 -> 30 ms.
 // When the list index knows the shortest names holding the word (NamedIcons), the name tier
 // ranks those first, and all of it only when they cannot prove their rows. A phrase of many
-// matches ranks its words segment the same way, tier by tier from the shortest names holding
-// every word, without a walk: `shapes filled` (14,722 matches) 33 -> 1.4 ms.
+// matches ranks its words segment (or with corrections, fixed_rest) the same way, tier by tier
+// from the shortest names holding every word, without a walk: `shapes filled` (14,722 matches)
+// 33 -> 1.4 ms.
 import { Prisma } from '../../../prisma/generated/client.ts';
 import type { NamedIcons } from '../list-index/index.ts';
 import { filterCondition, isUnfiltered, offsetOf, SORT_ORDER, type IconFilter, type PageRequest, type SortKey } from '../filters.ts';
@@ -137,8 +138,8 @@ function rankedRows(name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], fro
  * Whether the segments of a one-word search that rank its matches, as typed (`words`) and with
  * corrections (`fixed_rest`), walk (walkedSegment). Not below `minMatches` even with candidates
  * (NamedSegments): walking words of 2,000 to 10,000 matches with them took the median of such
- * searches from 5.4 to 16 ms (bench/RESULTS.md, 2026-11-27). `phrase`: a phrase's `words` segment
- * can be ranked tier by tier from its candidates, without a walk (NamedSegments.words).
+ * searches from 5.4 to 16 ms (bench/RESULTS.md, 2026-11-27). `phrase`: a phrase's `words` and
+ * `fixed_rest` segments can be ranked tier by tier from their candidates, without a walk (NamedSegments).
  */
 export function walkedSegments(plan: SearchPlan, request: SearchPageQuery, walkSettings: WalkSettings = WALK): { words: boolean; fixedRest: boolean; phrase: boolean } {
   const ranksInTiers = !request.sort && isUnfiltered(request.filter);
@@ -159,9 +160,9 @@ export interface TierCandidates {
 }
 
 /**
- * Per walked segment, its candidates. A phrase's `words` segment does not walk (several words'
- * walks failed more than they paid); with its name tier's candidates, it is ranked tier by tier
- * from them as a walked segment is (walkedSegment, with a walk of no rows).
+ * Per walked segment, its candidates. A phrase's segments do not walk (several words' walks
+ * failed more than they paid); with its name tier's candidates, `words` or `fixed_rest` is ranked
+ * tier by tier from them as a walked segment is (walkedSegment, with a walk of no rows).
  */
 export interface NamedSegments {
   words?: TierCandidates | undefined;
@@ -233,9 +234,9 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, { walk
         [correctedTier(plan), Prisma.sql`0`],
         ['head', 'words', 'fixed_head'],
         Prisma.sql`${c.matching} AND ${fixedRestOutside}`,
-        walks.fixedRest
+        walks.fixedRest || (walks.phrase && named.fixedRest?.name)
           ? {
-              rows: walkRows,
+              rows: walks.fixedRest ? walkRows : 0,
               named: named.fixedRest,
               nameTier: TIERS.correctedInName,
               inName: c.matchingInName,

@@ -42,9 +42,7 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
     if (!plan) return { ids: [], total: 0 };
     const kept = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
     const counted = kept ? undefined : indexedTotal(reads, plan, request.filter);
-    // Without corrections, the count is of the matches as typed (the words segment's, with the head's).
-    const typedMatches = plan.fixedPhrase === null ? counted?.total : undefined;
-    const page = searchPageSql(plan, request, { named: namedSegments(reads, plan, request, typedMatches) });
+    const page = searchPageSql(plan, request, { named: namedSegments(reads, plan, request, counted?.total) });
     const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted);
     // The index counted at an older catalogue than the page's (the page was read again with its count): rebuild it.
     if (counted && version > counted.version) listIndexOf(reads).outdated({ version });
@@ -92,22 +90,26 @@ const namedWanted = (needed: number) => 2 * needed + 16;
 const MOST_NAMED = 1_000;
 
 /**
- * A phrase's `words` segment is ranked tier by tier from its candidates from this many matches as
- * typed, counted in memory. Below, the larger statement cost more than it saved. Over the bench's
- * 10,000 phrases one at a time, beside the code before: the 58 of 2,000+ matches took 8.0 ms on
- * average against 15.5; 65 of fewer than 500 that a looser bound sent this way took 11.4 against
- * 5.7 (bench/RESULTS.md, 2026-11-27 night).
+ * A phrase's segment of its matches is ranked tier by tier from its candidates from this many
+ * matches, counted in memory: `words` when nothing is corrected, and otherwise `fixed_rest` (the
+ * count is then mostly the corrections'; a misspelt word as typed matches little). Below, the larger
+ * statement cost more than it saved. Over the bench's 10,000 phrases one at a time, beside the code
+ * before: the 58 of 2,000+ matches as typed took 8.0 ms on average against 15.5; 65 of fewer than
+ * 500 that a looser bound sent this way took 11.4 against 5.7 (bench/RESULTS.md, 2026-11-27 night).
  */
 const PHRASE_TIERS_MIN_MATCHES = 2_000;
 
 /**
- * The icons with the shortest names of each walked segment's tiers, and of a phrase's of at least
- * PHRASE_TIERS_MIN_MATCHES `typedMatches`, as the list index finds them.
+ * The icons with the shortest names of each walked segment's tiers, and of a phrase's segment of
+ * many matches (PHRASE_TIERS_MIN_MATCHES, of its `matches` with corrections), as the list index
+ * finds them.
  */
-function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest, typedMatches: number | undefined): NamedSegments {
+function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest, matches: number | undefined): NamedSegments {
   const walks = walkedSegments(plan, request);
-  const phrase = walks.phrase && typedMatches !== undefined && typedMatches >= PHRASE_TIERS_MIN_MATCHES;
-  if (!walks.words && !walks.fixedRest && !phrase) return {};
+  const manyMatches = walks.phrase && matches !== undefined && matches >= PHRASE_TIERS_MIN_MATCHES;
+  const phraseWords = manyMatches && plan.fixedPhrase === null;
+  const phraseFixedRest = manyMatches && plan.fixedPhrase !== null;
+  if (!walks.words && !walks.fixedRest && !phraseWords && !phraseFixedRest) return {};
   const wanted = namedWanted(offsetOf(request) + request.perPage);
   if (wanted > MOST_NAMED) return {};
   const query = matchQueryOf(plan);
@@ -123,8 +125,8 @@ function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest, t
     return { name, tagged, rest };
   };
   return {
-    words: walks.words || phrase ? candidates(asTyped) : undefined,
-    fixedRest: walks.fixedRest ? candidates(query) : undefined,
+    words: walks.words || phraseWords ? candidates(asTyped) : undefined,
+    fixedRest: walks.fixedRest || phraseFixedRest ? candidates(query) : undefined,
   };
 }
 
