@@ -284,7 +284,7 @@ interface Walk {
   tagged: Prisma.Sql;
   /** The rest: the last tier (the category's words). */
   untagged: Prisma.Sql;
-  /** Documents the walk reads. */
+  /** Documents the walk reads; 0 for none (a phrase's segment: no `_walk` CTE, its tiers from their candidates). */
   rows: number;
   /** Per tier, the icons with the shortest names holding the word in its scope (TierCandidates), when known. */
   named: TierCandidates | undefined;
@@ -295,6 +295,7 @@ interface Walk {
  * ranking every match: `uses` matches 111,351 icons, and ranking them all took 130 ms.
  *   <name>_walk    the first `rows` documents in the order of icon_search_documents_rank_idx
  *                  (name length, popularity, id: the relevance order within a tier), ranked
+ *                  (none for a walk of no rows)
  *   <name>_name    the name tier, ranked in full, through the name words' index
  *   <name>_tagged  the second tier, ranked in full, through the index of the name's, keywords'
  *                  and tags' words
