@@ -125,7 +125,15 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   pool.on('error', () => {});
   const guarded = servingFactory(new PrismaPg(pool), poolSize, serving);
   const prisma = createClient(guarded.factory, onQuery);
-  const reads = poolReads(pool, { run: guarded.run, onQuery, backgroundTimeoutMs: serving && settings ? backgroundStatementTimeout(settings, serving) : undefined });
+  // As many connections again for the statements planned once (ReadOptions.genericPlan: most searches).
+  const genericPool = new pg.Pool({ ...config, ...settings, options: sessionSettings(parsed.options, GENERIC_PLANS), types: readTypes });
+  genericPool.on('error', () => {});
+  const reads = poolReads(pool, {
+    run: guarded.run,
+    onQuery,
+    backgroundTimeoutMs: serving && settings ? backgroundStatementTimeout(settings, serving) : undefined,
+    genericPool,
+  });
   return {
     kind: 'postgres',
     location: redactUrl(url),
@@ -141,7 +149,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
     async close() {
       await reads.close();
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), genericPool.end()]);
     },
   };
 }
@@ -248,9 +256,12 @@ function exclusiveOn(client: PGlite): QueryRunner {
  * these 2-core machines) for list pages that walk a sort index, and under concurrent requests
  * the workers only take cores from the other statements (bench/RESULTS.md, 2026-11-24).
  */
-function sessionSettings(options: string | undefined): string {
-  return [options, '-c jit=off', '-c max_parallel_workers_per_gather=0'].filter(Boolean).join(' ');
+function sessionSettings(options: string | undefined, more: string[] = []): string {
+  return [options, '-c jit=off', '-c max_parallel_workers_per_gather=0', ...more].filter(Boolean).join(' ');
 }
+
+/** The sessions of the pool for statements that one plan fits (prisma/reads.ts, ReadOptions.genericPlan). */
+const GENERIC_PLANS = ['-c plan_cache_mode=force_generic_plan'];
 
 /**
  * adapter-pg's executeScript splits scripts on `;` (which breaks on semicolons inside strings

@@ -66,8 +66,13 @@ function cacheOf(source: PageSource): LRUCache<string, Counted> {
   return cache;
 }
 
-function rowsOf(source: PageSource, name: string, statement: Prisma.Sql): Promise<PageRow[]> {
-  return 'rows' in source ? source.rows<PageRow>(name, statement, { planForValues: true }) : source.$queryRaw<PageRow[]>(statement);
+/** How a page statement is planned: for its values, or once for all (ReadOptions.genericPlan). */
+export interface PagePlanning {
+  genericPlan?: boolean | undefined;
+}
+
+function rowsOf(source: PageSource, name: string, statement: Prisma.Sql, { genericPlan }: PagePlanning): Promise<PageRow[]> {
+  return 'rows' in source ? source.rows<PageRow>(name, statement, genericPlan ? { genericPlan } : { planForValues: true }) : source.$queryRaw<PageRow[]>(statement);
 }
 
 /**
@@ -78,13 +83,13 @@ function rowsOf(source: PageSource, name: string, statement: Prisma.Sql): Promis
 export type PageSql = Prisma.Sql | ((total: Prisma.Sql) => Prisma.Sql);
 
 /** Runs a page statement, with its total counted (`count`: one row `{ total }`) or kept. */
-async function read(source: PageSource, name: string, page: PageSql, total: { count: Prisma.Sql } | { kept: number }) {
+async function read(source: PageSource, name: string, page: PageSql, total: { count: Prisma.Sql } | { kept: number }, planning: PagePlanning) {
   const pageOf = (totalSql: Prisma.Sql) => (typeof page === 'function' ? page(totalSql) : page);
   const statement =
     'count' in total
       ? Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`counted.total`)}) AS ids, counted.total AS total FROM (${total.count}) counted`
       : Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`${total.kept}::bigint`)}) AS ids`;
-  const [row] = await rowsOf(source, name, statement);
+  const [row] = await rowsOf(source, name, statement, planning);
   return {
     ids: (row?.ids ?? []).map(Number),
     version: Number(row?.version ?? 0),
@@ -102,17 +107,17 @@ function keyOf(statement: Prisma.Sql): string {
  * one statement; the total from memory when it was counted recently at the page's catalogue
  * version, or is `known` (counted elsewhere) at that version. `name` names the statements (reads.ts).
  */
-export async function pageWithTotal(source: PageSource, page: PageSql, count: Prisma.Sql, name = 'list', known?: Counted): Promise<VersionedIdPage> {
+export async function pageWithTotal(source: PageSource, page: PageSql, count: Prisma.Sql, name = 'list', known?: Counted, planning: PagePlanning = {}): Promise<VersionedIdPage> {
   const cache = cacheOf(source);
   const key = keyOf(count);
   const counted = cache.get(key) ?? known;
   if (counted) {
-    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, { kept: counted.total });
+    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, { kept: counted.total }, planning);
     if (version === counted.version) return { ids, total: counted.total, version, searchDataVersion };
     // A total of another version (an import committed between): read the page again with its count.
     if (cache.get(key) === counted) cache.delete(key);
   }
-  const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, { count });
+  const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, { count }, planning);
   const held = cache.get(key);
   if (!held || held.version <= version) cache.set(key, { total, version });
   return { ids, total, version, searchDataVersion };

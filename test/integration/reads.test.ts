@@ -7,7 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../prisma/database.ts';
 import { Prisma } from '../../prisma/generated/client.ts';
-import { poolReads, readTypes } from '../../prisma/reads.ts';
+import { poolReads, readTypes, type ReadOptions } from '../../prisma/reads.ts';
 import { backgroundStatementTimeout } from '../../prisma/serving-limits.ts';
 import { DatabaseUnavailableError } from '../../prisma/unavailable.ts';
 import { ADMIN_URL, postgresUnavailable } from '../helpers/databases.ts';
@@ -51,6 +51,14 @@ describe('PGlite', () => {
       Prisma.sql`SELECT name, generic_plans + custom_plans AS executions FROM pg_prepared_statements WHERE statement = 'SELECT $1::int + 1 AS next'`,
     );
     expect(prepared).toEqual([{ name: expect.stringMatching(/^plus_/), executions: 3 }]);
+  });
+
+  it('plans a statement read with genericPlan for its values, as planForValues: PGlite has one session, whose setting the others need', async () => {
+    const db = await open({ dataDir: 'memory://' });
+    const [row] = await db.reads.rows<{ mode: string }>('mode', Prisma.sql`SELECT current_setting('plan_cache_mode') AS mode, ${1}::int AS one`, { genericPlan: true });
+    expect(row).toEqual({ mode: 'auto', one: 1 });
+    const prepared = await db.reads.rows('prepared', Prisma.sql`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%current_setting%' AND statement NOT LIKE '%pg_prepared_statements%'`);
+    expect(prepared).toEqual([]);
   });
 
   // pg's messages go to PGlite through prisma/pglite-connection.ts, its answers come back in
@@ -145,6 +153,25 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
     }
     const prepared = await preparedOn(db);
     expect(prepared.filter(({ statement }) => statement.includes('relpages >'))).toEqual([]);
+  });
+
+  it('plans a statement read with genericPlan once, on sessions that force generic plans; the others on sessions that do not', async () => {
+    const db = await open({ url: ADMIN_URL, poolSize: 1 });
+    const modeOf = async (options: ReadOptions | undefined) =>
+      (await db.reads.rows<{ mode: string }>('mode', Prisma.sql`SELECT current_setting('plan_cache_mode') AS mode`, options))[0]!.mode;
+    expect(await modeOf({ genericPlan: true })).toBe('force_generic_plan');
+    expect(await modeOf(undefined)).toBe('auto');
+    expect(await modeOf({ planForValues: true })).toBe('auto');
+    for (let value = 0; value < 3; value++) {
+      const [row] = await db.reads.rows<{ n: number }>('once', Prisma.sql`SELECT count(*) AS n FROM pg_class WHERE relpages > ${value} AND relpages < 0`, { genericPlan: true });
+      expect(row).toEqual({ n: 0 });
+    }
+    const [plans] = await db.reads.rows<{ generic: number; custom: number }>(
+      'plans',
+      Prisma.sql`SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%relpages >%' AND statement NOT LIKE '%pg_prepared_statements%'`,
+      { genericPlan: true },
+    );
+    expect(plans).toEqual({ generic: 3, custom: 0 });
   });
 
   it('prepares at most maxPrepared distinct texts, and runs the others unnamed', async () => {

@@ -8,7 +8,7 @@ import type { Reads } from '../../prisma/reads.ts';
 import type { IconFilter, SortKey } from '../../resolvers/catalogue/filters.ts';
 import { listIndexOf, type MatchQuery, type MatchTerm, type NamedIcons } from '../../resolvers/catalogue/list-index/index.ts';
 import { matchQueryOf, parseQuery, searchIconIds, type SearchRequest } from '../../resolvers/catalogue/search/index.ts';
-import { searchPageSql, type NamedSegments, type TierCandidates } from '../../resolvers/catalogue/search/build-query.ts';
+import { planFitsEveryValue, searchPageSql, type NamedSegments, type TierCandidates } from '../../resolvers/catalogue/search/build-query.ts';
 import { planSearch } from '../../resolvers/catalogue/search/plan.ts';
 import { oneEditVariants } from '../../resolvers/catalogue/search/typos.ts';
 import { loadVocabulary } from '../../resolvers/catalogue/search/vocabulary.ts';
@@ -274,6 +274,31 @@ describe.each(CATALOGUE_KINDS)('search on the demo catalogue on %s', (kind) => {
       expect(ids).toContain(bySlug.get(expected)!.id);
     });
   }
+
+  it.skipIf(skip)('plans a relevance page without filters once for every value (genericPlan), and a sorted or filtered page, or a walked one, for its values', async () => {
+    const planned: { name: string; generic: boolean; forValues: boolean }[] = [];
+    const recording: Reads = {
+      rows: (name, statement, options) => {
+        if (name === 'search_page' || name === 'search_counted') planned.push({ name, generic: options?.genericPlan === true, forValues: options?.planForValues === true });
+        return reads.rows(name, statement, options);
+      },
+    };
+    const planning = async (request: Partial<SearchRequest> & { q: string }) => {
+      planned.length = 0;
+      await searchIconIds(recording, { page: 1, perPage: 10, ...request });
+      expect(planned.length).toBeGreaterThan(0);
+      return planned.map(({ generic, forValues }) => (generic && !forValues ? 'once' : !generic && forValues ? 'for values' : 'both?'));
+    };
+    for (const q of ['home', 'arow', 'arrow left', 'zzzzqqq']) expect(await planning({ q })).toEqual(['once']);
+    expect(await planning({ q: 'home', sort: 'newest' })).toEqual(['for values']);
+    expect(await planning({ q: 'home', filter: { style: 'outline' } })).toEqual(['for values']);
+    // A word on more icons than the walk's threshold (walkedSegments): the demo catalogue has none, so the plan is checked directly.
+    const plan = planSearch(parseQuery('home'), await loadVocabulary(reads))!;
+    const request = { page: 1, perPage: 10 };
+    expect(planFitsEveryValue(plan, request, {})).toBe(true);
+    expect(planFitsEveryValue(plan, request, {}, { minMatches: 1, rowsPerRowNeeded: 40, minRows: 500, maxRows: 20_000 })).toBe(false);
+    expect(planFitsEveryValue(plan, request, { words: { name: undefined, tagged: undefined, rest: undefined } })).toBe(false);
+  });
 
   it.skipIf(skip)('category and tag queries return icons of that category or tag (or keyword)', async () => {
     const checks: [string, (icon: ModelIcon) => boolean][] = [

@@ -12,7 +12,7 @@
 // How matching and ranking work: the README ("Search").
 import { perReads, type Reads } from '../../../prisma/reads.ts';
 import { isUnfiltered, offsetOf, type IconFilter, type IdPage, type PageRequest, type SortKey } from '../filters.ts';
-import { searchCountSql, searchPageSql, walkedSegments, type NamedSegments, type TierCandidates } from './build-query.ts';
+import { planFitsEveryValue, searchCountSql, searchPageSql, walkedSegments, type NamedSegments, type TierCandidates } from './build-query.ts';
 import { pageWithTotal, type Counted } from '../count-cache.ts';
 import { listIndexOf, type MatchQuery } from '../list-index/index.ts';
 import { matchesAsPrefix, parseQuery } from './parse-query.ts';
@@ -42,8 +42,10 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
     if (!plan) return { ids: [], total: 0 };
     const kept = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
     const counted = kept ? undefined : indexedTotal(reads, plan, request.filter);
-    const page = searchPageSql(plan, request, { named: namedSegments(reads, plan, request, counted?.total) });
-    const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted);
+    const named = namedSegments(reads, plan, request, counted?.total);
+    const page = searchPageSql(plan, request, { named });
+    const planning = { genericPlan: planFitsEveryValue(plan, request, named) };
+    const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted, planning);
     // The index counted at an older catalogue than the page's (the page was read again with its count): rebuild it.
     if (counted && version > counted.version) listIndexOf(reads).outdated({ version });
     // Corrections decided on an older vocabulary than the page's: decided again on the current one.

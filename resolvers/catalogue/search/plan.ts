@@ -9,8 +9,6 @@ import type { Vocabulary } from './vocabulary.ts';
 export interface SearchPlan {
   /** Lower-cased phrase the whole name may equal (tier 1). */
   phrase: string;
-  /** LIKE pattern for names starting with the phrase (tier 2), metacharacters escaped. */
-  namePrefix: string;
   /**
    * Whether names starting with the phrase match even when a short token is not a whole word
    * of the icon (`arrow l` -> "Arrow Left"). Only then does it add matches: when every token
@@ -71,7 +69,6 @@ export function planSearch({ tokens, phrase }: ParsedQuery, vocabulary: Pick<Voc
       .join(' & ');
   return {
     phrase,
-    namePrefix: `${escapeLike(phrase)}%`,
     matchNamePrefix: [...phrase].length >= MIN_PREFIX_CHARS && !tokens.every(matchesAsPrefix),
     nameWordPatterns: tokens.map((token) => `% ${escapeLike(token)}${matchesAsPrefix(token) ? '' : ' '}%`),
     wholePhrasePattern: `${escapeLike(phrase)} %`,
