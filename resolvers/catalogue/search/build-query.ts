@@ -422,9 +422,10 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
  * of the names, the documents' GIN index) and sorts what it matched, whatever the values. Generic
  * against custom plans, for the bench's searches of this shape (full catalogue, 2026-11-28): the
  * same execution time (0.50 against 0.51 ms on average over 96 one-word searches, 0.68 against
- * 0.90 over 58 corrected ones, and within the noise for words of 20 to 265,000 matches at pages
- * 1, 100 and 500), while planning them for their values took 0.6 to 1.1 ms. A sort order, a
- * filter or a walk is planned for its values: their plans depend on how many rows match.
+ * 0.90 over 58 corrected ones, and within the noise for words of 20 to 265,000 matches at page 1
+ * and at page 100 of 24 and of 100 a page), while planning them for their values took 0.6 to 1.1
+ * ms. A sort order, a filter or a walk is planned for its values: their plans depend on how many
+ * rows match.
  */
 export function planFitsEveryValue(plan: SearchPlan, request: SearchPageQuery, named: NamedSegments, walkSettings: WalkSettings = WALK): boolean {
   if (request.sort || !isUnfiltered(request.filter) || named.words || named.fixedRest) return false;
