@@ -70,7 +70,7 @@ function conditions(plan: SearchPlan) {
   return {
     // Names starting with the phrase: lower(i.name) exactly as in icons_search_name_idx, as a range
     // of it. Not LIKE: PostgreSQL turns `LIKE 'prefix%'` into that range only when it plans for the
-    // pattern's value, and a statement planned once for every value (searchPlanFitsEveryValue)
+    // pattern's value, and a statement planned once for every value (planFitsEveryValue)
     // read the whole index instead, 435 ms where the range takes 0.2.
     namePrefix: startsWith(plan.phrase),
     fixedPrefix: startsWith(plan.fixedPhrase),
@@ -412,10 +412,6 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
 }
 
 /**
- * One row `{ total }`: the sum of the parts' counts (they are disjoint). Without filters the
- * documents' part is counted on icon_search_documents (see the header).
- */
-/**
  * Whether one plan of the page statement (and of its count) fits every value it can be given, so
  * that it is planned once (prisma/reads.ts, ReadOptions.genericPlan): relevance order without
  * filters, and no walked segment or candidates. Each of its segments then reads one index (a range
@@ -433,6 +429,10 @@ export function planFitsEveryValue(plan: SearchPlan, request: SearchPageQuery, n
   return !walks.words && !walks.fixedRest;
 }
 
+/**
+ * One row `{ total }`: the sum of the parts' counts (they are disjoint). Without filters the
+ * documents' part is counted on icon_search_documents (see the header).
+ */
 export function searchCountSql(plan: SearchPlan, filter: IconFilter | undefined): Prisma.Sql {
   const counts = matchParts(plan, sources(filter)).map(({ from, condition }) => Prisma.sql`(SELECT count(*) FROM ${from} WHERE ${condition})`);
   return Prisma.sql`SELECT (${Prisma.join(counts, ' + ')})::integer AS total`;
