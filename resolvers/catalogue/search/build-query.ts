@@ -217,6 +217,7 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, { walk
             rows: walks.words ? walkRows : 0,
             named: named.words,
             nameTier: TIERS.wordsInName,
+            outside: wordsOutside,
             inName: Prisma.sql`${c.typedInName} AND ${everyTokenInName(plan)}`,
             notInName: Prisma.sql`NOT ${everyTokenInName(plan)}`,
             tagged: Prisma.sql`${c.typedTagged} AND ${wordsOutside}`,
@@ -244,6 +245,7 @@ export function searchPageSql(plan: SearchPlan, request: SearchPageQuery, { walk
               rows: walks.fixedRest ? walkRows : 0,
               named: named.fixedRest,
               nameTier: TIERS.correctedInName,
+              outside: fixedRestOutside,
               inName: c.matchingInName,
               notInName: Prisma.sql`NOT i.search @@ ${plan.matching.name}::tsquery`,
               tagged: Prisma.sql`${c.matchingTagged} AND ${fixedRestOutside}`,
@@ -277,8 +279,10 @@ export const WALK: WalkSettings = { minMatches: 10_000, rowsPerRowNeeded: 40, mi
 interface Walk {
   /** Its tier and partial expressions, as for the plain segment. */
   rank: [Prisma.Sql, Prisma.Sql];
-  /** What its rows meet. */
+  /** What its rows meet: its match and `outside`. */
   condition: Prisma.Sql;
+  /** What the segment leaves to the segments before it. */
+  outside: Prisma.Sql;
   /** Its best tier, the name's words: the only one in which `partial` can be 0. */
   nameTier: Tier;
   /** Exactly the rows of that tier (among `condition`'s), through the name words' index. */
@@ -379,10 +383,15 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
     // word as a whole word of the name, which is then one of its lexemes (`simple` makes a lexeme of
     // every run of letters and digits between spaces: checked over the full catalogue's 1,022,499
     // such runs, and by a test on the demo catalogue's).
+    // Its rows are `inName` outside the segments before, without the segment's match: the name's
+    // words are all in the document, and the query's terms are only ANDed and ORed, so a name that
+    // matches means a document that does. Beside that second full-text condition, a plan made once
+    // for every value ANDed both indexes' bitmaps (`icon`, page 10 of 100 a page: 30 of 100 ms
+    // reading the documents' index's 193,939 entries for the word).
     ...tierRows(
       '_name',
       [nameTier, partialOf],
-      Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.condition} AND ${walk.inName}`,
+      Prisma.sql`${countOf(before)} < ${needed} AND NOT ${walkedBest} AND ${walk.outside} AND ${walk.inName}`,
       before,
       walk.named?.name,
       walk.named?.name?.holdsWholeWords ? Prisma.sql`TRUE` : Prisma.sql`partial = 0`,
@@ -414,19 +423,21 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
 /**
  * Whether one plan of the page statement (and of its count) fits every value it can be given, so
  * that it is planned once (prisma/reads.ts, ReadOptions.genericPlan): relevance order without
- * filters, and no walked segment or candidates. Each of its segments then reads one index (a range
- * of the names, the documents' GIN index) and sorts what it matched, whatever the values. Generic
- * against custom plans, for the bench's searches of this shape (full catalogue, 2026-11-28): the
- * same execution time (0.50 against 0.51 ms on average over 96 one-word searches, 0.68 against
- * 0.90 over 58 corrected ones, and within the noise for words of 20 to 265,000 matches at page 1
- * and at page 100 of 24 and of 100 a page), while planning them for their values took 0.6 to 1.1
- * ms. A sort order, a filter or a walk is planned for its values: their plans depend on how many
- * rows match.
+ * filters. Each of its segments then reads one index (a range of the names, a GIN index, the walk's
+ * rank index) and sorts what it matched, whatever the values. Generic against custom plans, on the
+ * full catalogue (bench/RESULTS.md, 2026-11-28):
+ *   - without a walk or candidates: the same execution time (0.50 against 0.51 ms on average over
+ *     96 one-word searches, 0.68 against 0.90 over 58 corrected ones, and within the noise for
+ *     words of 20 to 265,000 matches at page 1 and at page 100 of 24 and of 100 a page), while
+ *     planning them for their values took 0.6 to 1.1 ms;
+ *   - walked, or with candidates (25 words and phrases of 2,780 to 193,939 matches, pages 1 to 100
+ *     of 24 and of 100 a page): pages ending by the 300th row took 0.29 of the time planned for their
+ *     values (median; parsing and planning such a statement take 5 to 10 ms), deeper pages the same
+ *     (0.98; they are dominated by ranking thousands of rows).
+ * A sort order or a filter is planned for its values: their plans depend on how many rows match.
  */
-export function planFitsEveryValue(plan: SearchPlan, request: SearchPageQuery, named: NamedSegments, walkSettings: WalkSettings = WALK): boolean {
-  if (request.sort || !isUnfiltered(request.filter) || named.words || named.fixedRest) return false;
-  const walks = walkedSegments(plan, request, walkSettings);
-  return !walks.words && !walks.fixedRest;
+export function planFitsEveryValue(request: SearchPageQuery): boolean {
+  return !request.sort && isUnfiltered(request.filter);
 }
 
 /**
