@@ -18,11 +18,12 @@
 //     tsquery, a list's filters) is read with `planForValues`: it runs unnamed, so it is
 //     planned for its values every time (a generic plan for a word no icon has took 106 ms,
 //     its own plan 0.14 ms).
-//   - A statement built so that one plan fits all its values (most searches' pages: a range of
-//     an index, a GIN scan, sorts of their matches) is read with `genericPlan`: PostgreSQL's
-//     `auto` never chose the generic plan for such a statement (its estimate of a tsquery's rows
-//     is a guess), and parsing and planning it cost more than running it (0.26 + 0.56 ms against
-//     0.63), so on PostgreSQL it runs prepared on a second pool whose sessions force generic plans.
+//   - A statement built so that one plan fits all its values (a search's page in relevance order
+//     without filters: ranges and scans of indexes, sorts of their matches) is read with
+//     `genericPlan`: PostgreSQL's `auto` never chose the generic plan for such a statement (its
+//     estimate of a tsquery's rows is a guess), and parsing and planning it cost more than
+//     running it (0.26 + 0.56 ms against 0.63; 5 to 10 ms for a walked page), so on PostgreSQL
+//     it runs prepared on a second pool whose sessions force generic plans.
 //     On PGlite it runs as planForValues (one connection, one setting).
 // Rows arrive as objects keyed by column name. Unlike Prisma's $queryRaw, int8 (and int8[])
 // arrive as JavaScript numbers: the catalogue's ids, counts and versions stay far below 2^53.
