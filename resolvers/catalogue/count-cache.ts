@@ -66,13 +66,29 @@ function cacheOf(source: PageSource): LRUCache<string, Counted> {
   return cache;
 }
 
-/** How a page statement is planned: for its values, or once for all (ReadOptions.genericPlan). */
-export interface PagePlanning {
+/** How a page is read. */
+export interface PageOptions {
+  /** How its statement is planned: for its values, or once for all (ReadOptions.genericPlan). */
   genericPlan?: boolean | undefined;
+  /**
+   * Its first row's place in the whole result (the statement's offset), when the page starts at one
+   * (not after a cursor). A page starting at or past a total already known is empty: then only the
+   * versions are read. Ranking every match to find no row past the last took 1.3 s for `icon` and
+   * 1.7 s for `padding` on the full catalogue, and the page after the last is what a client paging
+   * through a result asks for last.
+   */
+  offset?: number | undefined;
 }
 
-function rowsOf(source: PageSource, name: string, statement: Prisma.Sql, { genericPlan }: PagePlanning): Promise<PageRow[]> {
+function rowsOf(source: PageSource, name: string, statement: Prisma.Sql, { genericPlan }: PageOptions): Promise<PageRow[]> {
   return 'rows' in source ? source.rows<PageRow>(name, statement, genericPlan ? { genericPlan } : { planForValues: true }) : source.$queryRaw<PageRow[]>(statement);
+}
+
+/** The versions alone, for a page known to be empty. */
+async function readVersions(source: PageSource, name: string) {
+  const statement = Prisma.sql`SELECT ${VERSIONS}`;
+  const [row] = 'rows' in source ? await source.rows<PageRow>(name, statement) : await source.$queryRaw<PageRow[]>(statement);
+  return { ids: [], version: Number(row?.version ?? 0), searchDataVersion: Number(row?.search_version ?? 0) };
 }
 
 /**
@@ -83,13 +99,13 @@ function rowsOf(source: PageSource, name: string, statement: Prisma.Sql, { gener
 export type PageSql = Prisma.Sql | ((total: Prisma.Sql) => Prisma.Sql);
 
 /** Runs a page statement, with its total counted (`count`: one row `{ total }`) or kept. */
-async function read(source: PageSource, name: string, page: PageSql, total: { count: Prisma.Sql } | { kept: number }, planning: PagePlanning) {
+async function read(source: PageSource, name: string, page: PageSql, total: { count: Prisma.Sql } | { kept: number }, options: PageOptions) {
   const pageOf = (totalSql: Prisma.Sql) => (typeof page === 'function' ? page(totalSql) : page);
   const statement =
     'count' in total
       ? Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`counted.total`)}) AS ids, counted.total AS total FROM (${total.count}) counted`
       : Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`${total.kept}::bigint`)}) AS ids`;
-  const [row] = await rowsOf(source, name, statement, planning);
+  const [row] = await rowsOf(source, name, statement, options);
   return {
     ids: (row?.ids ?? []).map(Number),
     version: Number(row?.version ?? 0),
@@ -107,17 +123,20 @@ function keyOf(statement: Prisma.Sql): string {
  * one statement; the total from memory when it was counted recently at the page's catalogue
  * version, or is `known` (counted elsewhere) at that version. `name` names the statements (reads.ts).
  */
-export async function pageWithTotal(source: PageSource, page: PageSql, count: Prisma.Sql, name = 'list', known?: Counted, planning: PagePlanning = {}): Promise<VersionedIdPage> {
+export async function pageWithTotal(source: PageSource, page: PageSql, count: Prisma.Sql, name = 'list', known?: Counted, options: PageOptions = {}): Promise<VersionedIdPage> {
   const cache = cacheOf(source);
   const key = keyOf(count);
   const counted = cache.get(key) ?? known;
   if (counted) {
-    const { ids, version, searchDataVersion } = await read(source, `${name}_page`, page, { kept: counted.total }, planning);
+    const empty = options.offset !== undefined && options.offset >= counted.total;
+    const { ids, version, searchDataVersion } = empty
+      ? await readVersions(source, `${name}_versions`)
+      : await read(source, `${name}_page`, page, { kept: counted.total }, options);
     if (version === counted.version) return { ids, total: counted.total, version, searchDataVersion };
     // A total of another version (an import committed between): read the page again with its count.
     if (cache.get(key) === counted) cache.delete(key);
   }
-  const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, { count }, planning);
+  const { ids, version, searchDataVersion, total } = await read(source, `${name}_counted`, page, { count }, options);
   const held = cache.get(key);
   if (!held || held.version <= version) cache.set(key, { total, version });
   return { ids, total, version, searchDataVersion };

@@ -86,7 +86,8 @@ export function listIconIds(reads: Reads, request: ListRequest): Promise<IdPage>
   // that many preferred hashing every published icon's index entry (60 ms) to looking up the
   // tag's icons one by one (a typical tag has a few hundred: under 1 ms).
   const where = filterCondition(request.filter, { tagMatch: 'id-list' });
-  return pageWithTotal(reads, (total) => pageStatement(request, total), Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`, 'icons');
+  const offset = request.after ? undefined : offsetOf(request);
+  return pageWithTotal(reads, (total) => pageStatement(request, total), Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${where}`, 'icons', undefined, { offset });
 }
 
 export interface ListPage {

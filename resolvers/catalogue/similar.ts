@@ -46,5 +46,5 @@ export async function similarIconIds(reads: Reads, { icon, tags }: IconDetail, p
       FROM icons i WHERE ${matches}) s
     ORDER BY s.added ASC, s.shared DESC, s.same_category DESC, s.popularity DESC, s.id ASC
     LIMIT ${paging.perPage} OFFSET ${offsetOf(paging)}`;
-  return pageWithTotal(reads, page, Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${matches}`, 'similar');
+  return pageWithTotal(reads, page, Prisma.sql`SELECT count(*) AS total FROM icons i WHERE ${matches}`, 'similar', undefined, { offset: offsetOf(paging) });
 }

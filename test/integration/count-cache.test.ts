@@ -3,7 +3,10 @@
 // and two databases in one process never share totals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listIconIds } from '../../resolvers/catalogue/list-icons.ts';
+import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
 import { refreshSearchData, refreshSearchTermTotals } from '../../prisma/import/refresh-search.ts';
+import type { Reads } from '../../prisma/reads.ts';
+import type { IdPage } from '../../resolvers/catalogue/filters.ts';
 import { searchIconIds } from '../../resolvers/catalogue/search/index.ts';
 import { createCatalogueCopy, createPGliteDatabase, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 
@@ -102,6 +105,47 @@ describe('totals of lists and searches', () => {
       const written = await Promise.all([refreshSearchTermTotals(prisma), refreshSearchTermTotals(prisma), refreshSearchTermTotals(prisma)]);
       expect(written).toEqual([before.length, before.length, before.length]);
       expect(await prisma.searchTermTotal.findMany({ orderBy: { token: 'asc' } })).toEqual(before);
+    } finally {
+      await copy.drop();
+    }
+  });
+
+  it('reads only the versions for a page past the last row of a known total, and counts again once the catalogue changed', async () => {
+    const copy = await createCatalogueCopy('pglite');
+    try {
+      const names: string[] = [];
+      const reads: Reads = {
+        rows: (name, statement, options) => {
+          if (/^(icons|search)_/.test(name)) names.push(name);
+          return copy.db.reads.rows(name, statement, options);
+        },
+      };
+      const pastTheLast = async (read: (page: number) => Promise<IdPage>, pageSize: number, kind: string) => {
+        const { total } = await read(1);
+        const last = Math.ceil(total / pageSize);
+        expect(total % pageSize).not.toBe(0);
+        names.length = 0;
+        expect(await read(last + 1)).toMatchObject({ ids: [], total });
+        expect(await read(last + 7)).toMatchObject({ ids: [], total });
+        expect(names).toEqual([`${kind}_versions`, `${kind}_versions`]);
+        names.length = 0;
+        expect((await read(last)).ids).toHaveLength(total % pageSize);
+        expect(names).toEqual([`${kind}_page`]);
+        return total;
+      };
+      // Read first, as a serving gateway has it (a search would start reading it, and the copy is dropped at the end).
+      await listIndexOf(reads).build();
+      const list = (page: number) => listIconIds(reads, { filter: { style: 'bold' }, sort: 'popular', page, perPage: 24 });
+      // A phrase whose last word is short: names starting with it match too, so its total is counted by the statement.
+      const search = (page: number) => searchIconIds(reads, { q: 'arrow l', page, perPage: 10 });
+      const listTotal = await pastTheLast(list, 24, 'icons');
+      const searchTotal = await pastTheLast(search, 10, 'search');
+
+      await copy.db.prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`;
+      names.length = 0;
+      expect(await list(1_000)).toMatchObject({ ids: [], total: listTotal });
+      expect(await search(1_000)).toMatchObject({ ids: [], total: searchTotal });
+      expect(names).toEqual(['icons_versions', 'icons_counted', 'search_versions', 'search_counted']);
     } finally {
       await copy.drop();
     }

@@ -44,8 +44,8 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
     const counted = kept ? undefined : indexedTotal(reads, plan, request.filter);
     const named = namedSegments(reads, plan, request, counted?.total);
     const page = searchPageSql(plan, request, { named });
-    const planning = { genericPlan: planFitsEveryValue(request) };
-    const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted, planning);
+    const reading = { genericPlan: planFitsEveryValue(request), offset: offsetOf(request) };
+    const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted, reading);
     // The index counted at an older catalogue than the page's (the page was read again with its count): rebuild it.
     if (counted && version > counted.version) listIndexOf(reads).outdated({ version });
     // Corrections decided on an older vocabulary than the page's: decided again on the current one.
