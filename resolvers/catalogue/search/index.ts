@@ -40,9 +40,10 @@ export async function searchIconIds(reads: Reads, request: SearchRequest): Promi
   for (;;) {
     const plan = planSearch(parsed, vocabulary);
     if (!plan) return { ids: [], total: 0 };
+    const query = matchQueryOf(plan);
     const kept = isUnfiltered(request.filter) ? oneTokenTotal(plan, vocabulary) : undefined;
-    const counted = kept ? undefined : indexedTotal(reads, plan, request.filter);
-    const named = namedSegments(reads, plan, request, counted?.total);
+    const counted = kept ? undefined : indexedTotal(reads, plan, query, request.filter);
+    const named = namedSegments(reads, plan, query, request, counted?.total);
     const page = searchPageSql(plan, request, { named });
     const reading = { genericPlan: planFitsEveryValue(request), offset: offsetOf(request) };
     const { ids, total, version, searchDataVersion } = await pageWithTotal(reads, page, searchCountSql(plan, request.filter), 'search', kept ?? counted, reading);
@@ -75,11 +76,12 @@ function oneTokenTotal(plan: SearchPlan, vocabulary: Vocabulary): Counted | unde
 
 /**
  * The total counted by the list index, when the search's count is exactly `search @@
- * plan.matching.any` (searchCountSql): not when names starting with the phrase also match.
+ * plan.matching.any` (searchCountSql; `query` is the same as terms, matchQueryOf): not when names
+ * starting with the phrase also match.
  */
-function indexedTotal(reads: Reads, plan: SearchPlan, filter: IconFilter | undefined): Counted | undefined {
+function indexedTotal(reads: Reads, plan: SearchPlan, query: MatchQuery, filter: IconFilter | undefined): Counted | undefined {
   if (plan.matchNamePrefix) return undefined;
-  return listIndexOf(reads).searchTotal(matchQueryOf(plan), filter);
+  return listIndexOf(reads).searchTotal(query, filter);
 }
 
 /**
@@ -106,7 +108,7 @@ const PHRASE_TIERS_MIN_MATCHES = 2_000;
  * many matches (PHRASE_TIERS_MIN_MATCHES, of its `matches` with corrections), as the list index
  * finds them.
  */
-function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest, matches: number | undefined): NamedSegments {
+function namedSegments(reads: Reads, plan: SearchPlan, query: MatchQuery, request: SearchRequest, matches: number | undefined): NamedSegments {
   const walks = walkedSegments(plan, request);
   const manyMatches = walks.phrase && matches !== undefined && matches >= PHRASE_TIERS_MIN_MATCHES;
   const phraseWords = manyMatches && plan.fixedPhrase === null;
@@ -114,7 +116,6 @@ function namedSegments(reads: Reads, plan: SearchPlan, request: SearchRequest, m
   if (!walks.words && !walks.fixedRest && !phraseWords && !phraseFixedRest) return {};
   const wanted = namedWanted(offsetOf(request) + request.perPage);
   if (wanted > MOST_NAMED) return {};
-  const query = matchQueryOf(plan);
   const asTyped = query.map((terms) => terms.slice(0, 1));
   const index = listIndexOf(reads);
   // A tier after one of more than MOST_NAMED icons is seldom reached (its rows are gated off), so
