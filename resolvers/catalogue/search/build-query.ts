@@ -273,7 +273,7 @@ export interface WalkSettings {
   maxRows: number;
 }
 
-export const WALK: WalkSettings = { minMatches: 10_000, rowsPerRowNeeded: 40, minRows: 500, maxRows: 20_000 };
+const WALK: WalkSettings = { minMatches: 10_000, rowsPerRowNeeded: 40, minRows: 500, maxRows: 20_000 };
 
 /** A segment ranked by walking the documents (walkedSegment). */
 interface Walk {
