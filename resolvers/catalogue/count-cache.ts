@@ -84,11 +84,21 @@ function rowsOf(source: PageSource, name: string, statement: Prisma.Sql, { gener
   return 'rows' in source ? source.rows<PageRow>(name, statement, genericPlan ? { genericPlan } : { planForValues: true }) : source.$queryRaw<PageRow[]>(statement);
 }
 
+/** A row read with VERSIONS as numbers; no ids and a total of 0 where the statement read none. */
+function pageOfRow(row: PageRow | undefined) {
+  return {
+    ids: (row?.ids ?? []).map(Number),
+    version: Number(row?.version ?? 0),
+    searchDataVersion: Number(row?.search_version ?? 0),
+    total: Number(row?.total ?? 0),
+  };
+}
+
 /** The versions alone, for a page known to be empty. */
 async function readVersions(source: PageSource, name: string) {
   const statement = Prisma.sql`SELECT ${VERSIONS}`;
   const [row] = 'rows' in source ? await source.rows<PageRow>(name, statement) : await source.$queryRaw<PageRow[]>(statement);
-  return { ids: [], version: Number(row?.version ?? 0), searchDataVersion: Number(row?.search_version ?? 0) };
+  return pageOfRow(row);
 }
 
 /**
@@ -106,12 +116,7 @@ async function read(source: PageSource, name: string, page: PageSql, total: { co
       ? Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`counted.total`)}) AS ids, counted.total AS total FROM (${total.count}) counted`
       : Prisma.sql`SELECT ${VERSIONS}, ARRAY(${pageOf(Prisma.sql`${total.kept}::bigint`)}) AS ids`;
   const [row] = await rowsOf(source, name, statement, options);
-  return {
-    ids: (row?.ids ?? []).map(Number),
-    version: Number(row?.version ?? 0),
-    searchDataVersion: Number(row?.search_version ?? 0),
-    total: Number(row?.total ?? 0),
-  };
+  return pageOfRow(row);
 }
 
 function keyOf(statement: Prisma.Sql): string {
