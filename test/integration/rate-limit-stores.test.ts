@@ -24,10 +24,14 @@ afterAll(async () => {
   admin?.disconnect();
 });
 
+function adminClient(): Redis {
+  admin ??= new Redis(REDIS_URL);
+  return admin;
+}
+
 /** Redis's own time, ms since the epoch. */
 async function redisNow(): Promise<number> {
-  admin ??= new Redis(REDIS_URL);
-  const [seconds, micros] = await admin.time();
+  const [seconds, micros] = await adminClient().time();
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
@@ -141,12 +145,65 @@ describe.skipIf(redisSkip)('Redis and a busy event loop: no request passes uncou
   it('counts a hit whose reply the busy event loop read late, instead of failing it open', async () => {
     const s = await connected(new RedisStore({ url: REDIS_URL, keyPrefix: `test:${randomUUID()}:`, commandTimeoutMs: 100 }));
     const pending = s.hit('busy', HOUR);
-    // Right after ioredis has written the command (auto-pipelined, in a setImmediate queued
-    // before this one), the loop is blocked for three deadlines, so the reply waits unread in
+    // Right after the store has written the command (gathered with the turn's other hits, in a
+    // setImmediate queued before this one), the loop is blocked for three deadlines, so the reply waits unread in
     // the socket while the timers come due.
     setImmediate(() => busyFor(350));
     await expect(pending).resolves.toMatchObject({ count: 1 });
     expect((await s.hit('busy', HOUR)).count).toBe(2);
+  });
+});
+
+describe.skipIf(redisSkip)("Redis: one turn's hits of a key are one call", () => {
+  /** The commands Redis runs on counters under `prefix` (its scripts' included), as MONITOR shows them. */
+  async function watchCommands(prefix: string): Promise<{ seen: string[][]; stop: () => void }> {
+    const monitor = await new Redis(REDIS_URL).monitor();
+    const seen: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(prefix))) seen.push(args);
+    });
+    return { seen, stop: () => monitor.disconnect() };
+  }
+  const incrementsOf = (seen: string[][]) => seen.filter(([name]) => name?.toUpperCase() === 'INCRBY').map(([, key, by]) => [key, by]);
+
+  it('counts n hits of one key asked for in one turn with one INCRBY of n, the i-th hit getting count i, the expiry set once', async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const s = await connected(new RedisStore({ url: REDIS_URL, keyPrefix: prefix }));
+    const watch = await watchCommands(prefix);
+    try {
+      const a = Array.from({ length: 50 }, () => s.hit('a', HOUR));
+      const b = Array.from({ length: 20 }, () => s.hit('b', HOUR));
+      const shortWindow = s.hit('a', 60_000);
+      expect((await Promise.all(a)).map((hit) => hit.count)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect((await Promise.all(b)).map((hit) => hit.count)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect((await shortWindow).count).toBe(51); // one counter per key, whatever the window length asked
+      expect((await s.hit('a', HOUR)).count).toBe(52); // the next turn goes on from there
+      await new Promise((resolve) => setTimeout(resolve, 50)); // MONITOR's lines arrive on their own connection
+      expect(incrementsOf(watch.seen)).toEqual([
+        [`${prefix}a`, '50'],
+        [`${prefix}b`, '20'],
+        [`${prefix}a`, '1'],
+        [`${prefix}a`, '1'],
+      ]);
+      // Created by the first call: it alone set the expiry (within the hour).
+      expect(watch.seen.filter(([name, key]) => name?.toUpperCase() === 'PEXPIRE' && key === `${prefix}a`)).toHaveLength(1);
+      const ttl = await adminClient().pttl(`${prefix}a`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(HOUR);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it("fails only the hits of a key whose call Redis refused, not the turn's others, and stays up", async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const s = await connected(new RedisStore({ url: REDIS_URL, keyPrefix: prefix }));
+    await adminClient().set(`${prefix}broken`, 'not a number');
+    const [broken, fine] = await Promise.allSettled([s.hit('broken', HOUR), s.hit('fine', HOUR)]);
+    expect(broken.status === 'rejected' && String(broken.reason)).toMatch(/not an integer/);
+    expect(fine).toMatchObject({ status: 'fulfilled', value: { count: 1 } });
+    expect(s.isDown).toBe(false);
+    expect((await s.hit('fine', HOUR)).count).toBe(2);
   });
 });
 
@@ -169,9 +226,8 @@ describe.skipIf(redisSkip)('a stalled Redis (item 9)', () => {
       );
       expect((await s.hit('stall', HOUR)).count).toBe(1);
       proxy.stall();
-      // Ten at once, as concurrent requests send them: auto-pipelines queue behind the stalled
-      // one, and each still waits one deadline, not two (ioredis's own timeout, counted from
-      // each write, took 400 ms for 200).
+      // Ten at once, as concurrent requests send them (one call counts them all): each waits one
+      // deadline, not two (ioredis's own timeout, counted from each write, took 400 ms for 200).
       const started = performance.now();
       const stalled = await Promise.allSettled(Array.from({ length: 10 }, () => s.hit('stall', HOUR)));
       const waited = performance.now() - started;

@@ -5,6 +5,12 @@
 // Redis or with each other still share one window and one expiry (with the gateway's clock, a gateway behind Redis across the hour set an
 // expiry already past and counted every request as the first).
 //
+// Hits of one key asked for in the same turn of the event loop (a client's concurrent requests,
+// a page loading its icons' files from one address) are one script call that adds them all: the
+// i-th of n gets the count before them plus i, as n calls in a row would give, and the turn's
+// calls for all keys are one pipeline written at the turn's end, as ioredis's auto-pipelining
+// wrote them before. A Redis Cluster's calls are not gathered (a pipeline must stay in one slot).
+//
 // Waiting: a command fails once Redis has been silent for commandTimeoutMs while it waited
 // (deadline.ts: never for the gateway's own busy loop or the commands queued ahead of it). A
 // failure other than an error reply marks Redis down (breaker.ts): requests then fail at once,
@@ -16,16 +22,18 @@ import { DeadlineError, ReplyDeadline } from './deadline.ts';
 import { windowOf, type RateLimitStore, type WindowCount } from './store.ts';
 
 /**
- * KEYS[1]: the caller's counter; ARGV[1]: the window length (ms). The counter expires at the end
- * of the window Redis's clock is in when it is created, so it only ever holds one window's count.
- * Returns the count and Redis's time (ms), from which the window is computed.
+ * KEYS[1]: the caller's counter; ARGV[1]: the window length (ms); ARGV[2]: how many hits to add
+ * (1 if absent). The counter expires at the end of the window Redis's clock is in when it is
+ * created, so it only ever holds one window's count. Returns the count after the hits and Redis's
+ * time (ms), from which the window is computed.
  * (Effects replication, the default since Redis 5, lets TIME precede writes.)
  */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
+local hits = tonumber(ARGV[2]) or 1
+local count = redis.call('INCRBY', KEYS[1], hits)
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
-if count == 1 then
+if count == hits then
   local window = tonumber(ARGV[1])
   redis.call('PEXPIRE', KEYS[1], window - now % window)
 end
@@ -55,8 +63,26 @@ export interface RedisStoreOptions {
 }
 
 type HitReply = [count: number, now: number];
-type WithHit<T> = T & { rateLimitHit(key: string, windowMs: string): Promise<HitReply> };
+type WithHit<T> = T & { rateLimitHit(key: string, windowMs: string, hits?: string): Promise<HitReply> };
 type Client = WithHit<Redis> | WithHit<Cluster>;
+type HitPipeline = ReturnType<Redis['pipeline']> & { rateLimitHit(key: string, windowMs: string, hits: string): HitPipeline };
+
+/** The hits of one counter and window length asked for during one turn of the event loop. */
+class GatheredHits {
+  /** How many; the n-th hit is `count - hits + n` of the reply. */
+  hits = 0;
+  readonly reply: Promise<HitReply>;
+  settle!: (reply: Promise<HitReply>) => void;
+
+  constructor(
+    readonly key: string,
+    readonly windowMs: number,
+  ) {
+    this.reply = new Promise<HitReply>((resolve) => {
+      this.settle = resolve;
+    });
+  }
+}
 
 export interface ClusterNode {
   host: string;
@@ -92,6 +118,12 @@ export function parseClusterNodes(text: string): ClusterNode[] {
     });
 }
 
+/** Where a counter stands at `count`, at Redis's time `now`. */
+function counted(count: number, now: number, windowMs: number): WindowCount {
+  const { end } = windowOf(now, windowMs);
+  return { count, resetAt: end, resetsIn: end - now };
+}
+
 /** Redis is known to be down: the request did not wait for it. */
 export class StoreDownError extends Error {
   override name = 'StoreDownError';
@@ -104,6 +136,8 @@ export class RedisStore implements RateLimitStore {
   private readonly commandTimeoutMs: number;
   private readonly deadline: ReplyDeadline;
   private readonly breaker: Breaker;
+  /** This turn's hits, by window length and counter; sent at the turn's end (sendGathered). */
+  private readonly gathered = new Map<string, GatheredHits>();
 
   constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200, probeEveryMs, onDown = () => {}, onUp = () => {} }: RedisStoreOptions) {
     const options: RedisOptions = {
@@ -184,9 +218,47 @@ export class RedisStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     // First use without connect(): connect, waiting no longer than one command may.
     if (this.redis.status === 'wait') await this.connect(this.commandTimeoutMs);
-    const [count, now] = await this.ask(() => this.redis.rateLimitHit(`${this.keyPrefix}${key}`, String(windowMs)));
-    const { end } = windowOf(now, windowMs);
-    return { count, resetAt: end, resetsIn: end - now };
+    const counter = `${this.keyPrefix}${key}`;
+    if (this.redis instanceof Cluster) {
+      const [count, now] = await this.ask(() => this.redis.rateLimitHit(counter, String(windowMs)));
+      return counted(count, now, windowMs);
+    }
+    if (this.breaker.isDown) throw new StoreDownError(`Redis is down (${this.breaker.downReason})`);
+    const id = `${windowMs} ${counter}`;
+    let hits = this.gathered.get(id);
+    if (!hits) {
+      if (this.gathered.size === 0) setImmediate(() => this.sendGathered());
+      hits = new GatheredHits(counter, windowMs);
+      this.gathered.set(id, hits);
+    }
+    const nth = ++hits.hits;
+    const [count, now] = await hits.reply;
+    return counted(count - (hits.hits - nth), now, windowMs);
+  }
+
+  /** This turn's hits, one script call per counter, written now as one pipeline. */
+  private sendGathered(): void {
+    const all = [...this.gathered.values()];
+    this.gathered.clear();
+    const pipeline = (this.redis as Redis).pipeline() as HitPipeline;
+    for (const { key, windowMs, hits } of all) pipeline.rateLimitHit(key, String(windowMs), String(hits));
+    // A pipeline resolves with each command's error beside the others' replies: one that is not
+    // Redis's own error reply (the connection lost) fails the whole of it, as deadline.ts expects.
+    const replies = this.ask(async () => {
+      const results = (await pipeline.exec()) ?? [];
+      const lost = results.find(([error]) => error && !(error instanceof ReplyError));
+      if (lost) throw lost[0];
+      return results;
+    });
+    for (const [i, hits] of all.entries()) {
+      hits.settle(
+        replies.then((results) => {
+          const [error, reply] = results[i] ?? [new Error('Redis sent no reply for a rate-limit count')];
+          if (error) throw error;
+          return reply as HitReply;
+        }),
+      );
+    }
   }
 
   async ping(): Promise<boolean> {
