@@ -145,9 +145,9 @@ describe.skipIf(redisSkip)('Redis and a busy event loop: no request passes uncou
   it('counts a hit whose reply the busy event loop read late, instead of failing it open', async () => {
     const s = await connected(new RedisStore({ url: REDIS_URL, keyPrefix: `test:${randomUUID()}:`, commandTimeoutMs: 100 }));
     const pending = s.hit('busy', HOUR);
-    // Right after the store has written the command (gathered with the turn's other hits, in a
-    // setImmediate queued before this one), the loop is blocked for three deadlines, so the reply waits unread in
-    // the socket while the timers come due.
+    // Right after the store has written the command (with the turn's other hits, in a
+    // setImmediate queued before this one), the loop is blocked for three deadlines, so the
+    // reply waits unread in the socket while the timers come due.
     setImmediate(() => busyFor(350));
     await expect(pending).resolves.toMatchObject({ count: 1 });
     expect((await s.hit('busy', HOUR)).count).toBe(2);

@@ -223,7 +223,9 @@ export class RedisStore implements RateLimitStore {
       const [count, now] = await this.ask(() => this.redis.rateLimitHit(counter, String(windowMs)));
       return counted(count, now, windowMs);
     }
-    if (this.breaker.isDown) throw new StoreDownError(`Redis is down (${this.breaker.downReason})`);
+    // Known down: refused now, not a turn later with the turn's other hits.
+    const down = this.downError();
+    if (down) throw down;
     const id = `${windowMs} ${counter}`;
     let hits = this.gathered.get(id);
     if (!hits) {
@@ -279,8 +281,13 @@ export class RedisStore implements RateLimitStore {
    * reply marks Redis down); at once a StoreDownError while Redis is known to be down.
    */
   private ask<T>(command: () => Promise<T>): Promise<T> {
-    if (this.breaker.isDown) return Promise.reject(new StoreDownError(`Redis is down (${this.breaker.downReason})`));
-    return this.deadline.within(command());
+    const down = this.downError();
+    return down ? Promise.reject(down) : this.deadline.within(command());
+  }
+
+  /** What a request gets at once while Redis is known to be down; undefined while it is not. */
+  private downError(): StoreDownError | undefined {
+    return this.breaker.isDown ? new StoreDownError(`Redis is down (${this.breaker.downReason})`) : undefined;
   }
 
   /**
