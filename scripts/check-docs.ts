@@ -262,12 +262,9 @@ export function sectionText(markdown: string, name: string): string | undefined 
   return lines.slice(start.line, end ? end.line : lines.length).join('\n');
 }
 
-export async function checkOptions(root = PROJECT_ROOT): Promise<DocProblem[]> {
-  const file = 'docs/configuration.md';
-  const path = join(root, file);
-  if (!existsSync(path)) return [{ file, message: 'is missing' }];
-  const markdown = readFileSync(path, 'utf8');
-  const { schemas, problems } = await documentedSchemas(root);
+/** What `markdown` (docs/configuration.md) leaves undocumented of `schemas`. */
+export function optionProblems(markdown: string, schemas: readonly DocumentedSchema[], file = 'docs/configuration.md'): DocProblem[] {
+  const problems: DocProblem[] = [];
   for (const { section, schema } of schemas) {
     const text = sectionText(markdown, section);
     if (text === undefined) {
@@ -279,6 +276,14 @@ export async function checkOptions(root = PROJECT_ROOT): Promise<DocProblem[]> {
     }
   }
   return problems;
+}
+
+export async function checkOptions(root = PROJECT_ROOT): Promise<DocProblem[]> {
+  const file = 'docs/configuration.md';
+  const path = join(root, file);
+  if (!existsSync(path)) return [{ file, message: 'is missing' }];
+  const { schemas, problems } = await documentedSchemas(root);
+  return [...problems, ...optionProblems(readFileSync(path, 'utf8'), schemas, file)];
 }
 
 // ---------------------------------------------------------------------------------------------
