@@ -177,6 +177,9 @@ export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepar
   let closed = false;
   let underWay = 0;
   let allDone: (() => void) | undefined;
+  // One promise for every caller of close: a second call made while reads are under way must
+  // not replace the first's resolver (the first would then never resolve).
+  let closing: Promise<void> | undefined;
   return {
     async rows<Row extends object>(name: string, statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]> {
       if (closed) throw new Error('the database is closed');
@@ -198,9 +201,10 @@ export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepar
         if (--underWay === 0) allDone?.();
       }
     },
-    async close() {
+    close() {
       closed = true;
-      if (underWay > 0) await new Promise<void>((resolve) => (allDone = resolve));
+      closing ??= underWay > 0 ? new Promise<void>((resolve) => (allDone = resolve)) : Promise.resolve();
+      return closing;
     },
   };
 }

@@ -188,6 +188,18 @@ describe.skipIf(skipPostgres)('PostgreSQL', () => {
     expect(plans).toEqual({ generic: 3, custom: 0 });
   });
 
+  it('resolves every close called while reads are under way, once they are done', async () => {
+    const pool = new pg.Pool({ connectionString: ADMIN_URL, max: 1, types: readTypes });
+    track({ close: () => pool.end() });
+    const reads = poolReads(pool);
+    const read = reads.rows('sleep', Prisma.sql`SELECT 1 AS done FROM pg_sleep(${0.2}::float8)`);
+    const [first, second] = [reads.close(), reads.close()];
+    expect(second).toBe(first);
+    await expect(reads.rows('after', Prisma.sql`SELECT 1`)).rejects.toThrow(/closed/);
+    expect(await read).toEqual([{ done: 1 }]);
+    await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined]);
+  });
+
   it('prepares at most maxPrepared distinct texts, and runs the others unnamed', async () => {
     const pool = new pg.Pool({ connectionString: ADMIN_URL, max: 1, types: readTypes });
     track({ close: () => pool.end() });
