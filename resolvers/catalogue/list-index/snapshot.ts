@@ -20,7 +20,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Prisma } from '../../../prisma/generated/client.ts';
 import type { Reads } from '../../../prisma/reads.ts';
-import type { SortKey } from '../filters.ts';
+import { SORT_KEYS, sortOrderTerms, type SortKey } from '../filters.ts';
 
 /** The versions of `catalogue_state` a snapshot, or a page's rows, was read at. */
 export interface CatalogueVersions {
@@ -147,10 +147,7 @@ const OF_PUBLISHED: ReadonlySet<Group> = new Set(['categories', 'sets', 'styles'
 const COLUMNS = {
   ids: Prisma.sql`${ordered('id')} AS ids`,
   premium: Prisma.raw(`(SELECT ${base64("string_agg(int4send(id), ''::bytea)")} FROM icons WHERE published AND premium) AS premium`),
-  popular: Prisma.sql`${ordered('popularity DESC, id')} AS popular`,
-  newest: Prisma.sql`${ordered('published_at DESC, id')} AS newest`,
-  downloads: Prisma.sql`${ordered('downloads DESC, id')} AS downloads`,
-  az: Prisma.sql`${ordered('name, id')} AS az`,
+  ...(Object.fromEntries(SORT_KEYS.map((sort) => [sort, Prisma.sql`${ordered(sortOrderTerms(sort))} AS ${Prisma.raw(sort)}`])) as Record<SortKey, Prisma.Sql>),
   // Pairs of an id and its name's length.
   name_lengths: Prisma.raw(
     `(SELECT ${base64("string_agg(int4send(id) || int4send(char_length(name)), ''::bytea)")} FROM (SELECT id, name FROM icon_search_documents ORDER BY id) d) AS name_lengths`,
