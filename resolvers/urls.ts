@@ -52,10 +52,4 @@ export function fillTemplate({ parts }: UrlTemplate, values: TemplateValues): st
   return filled;
 }
 
-export const DEFAULT_URL_TEMPLATES: UrlTemplates = {
-  svgUrl: urlTemplate('https://cdn.icon-catalogue.example/svg/{prefix}/{name}.svg?v={v}'),
-  pageUrl: urlTemplate('https://icon-catalogue.example/{locale}/icons/{slug}'),
-  defaultLocale: 'en',
-};
-
 export const LOCALE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
