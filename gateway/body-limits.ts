@@ -60,7 +60,16 @@ async function readWithin(stream: ReadableStream<Uint8Array<ArrayBuffer>>, limit
   let received = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array<ArrayBuffer>>;
+      try {
+        next = await reader.read();
+      } catch {
+        // The client went away or the connection was cut (a request timeout): the stream fails
+        // with whatever the server's adapter says. Nobody is left to answer; the 400 is for the
+        // access log and the metrics.
+        return { refusal: errorResponse(400, 'The request body could not be read', refusalHeaders) };
+      }
+      const { done, value } = next;
       if (done) break;
       received += value.byteLength;
       if (received > limits.maxBodyBytes) return { refusal: tooLarge(limits.maxBodyBytes) };
@@ -92,6 +101,8 @@ export interface BodyLimitsHost {
   shape(refusal: GatewayResponse, carrier: RequestCarrier): GatewayResponse;
   /** The buffered request replaces `previous`: it carries the same exchange from now on. */
   replaced(previous: Request, next: Request): void;
+  /** An error nobody expected while reading the body: logged, and the shaped 500 with the exchange's headers. */
+  unexpected(error: unknown, carrier: RequestCarrier): GatewayResponse;
 }
 
 export function useBodyLimits(limits: BodyLimits, host: BodyLimitsHost): YogaPlugin {
@@ -102,10 +113,8 @@ export function useBodyLimits(limits: BodyLimits, host: BodyLimitsHost): YogaPlu
     async onRequest({ request, setRequest, endResponse, fetchAPI, serverContext }) {
       if (!request.body) return;
       const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
-      const refuse = (refusal: GatewayResponse) => {
-        const { status, headers, body } = host.shape(refusal, { req, request });
-        endResponse(new fetchAPI.Response(String(body), { status, headers }));
-      };
+      const answer = ({ status, headers, body }: GatewayResponse) => endResponse(new fetchAPI.Response(String(body), { status, headers }));
+      const refuse = (refusal: GatewayResponse) => answer(host.shape(refusal, { req, request }));
       const length = request.headers.get('content-length');
       // A malformed Content-Length is Yoga's to refuse (400); node:http refuses most of them first.
       const declared = length !== null && /^\d+$/.test(length) ? Number(length) : 0;
@@ -117,10 +126,10 @@ export function useBodyLimits(limits: BodyLimits, host: BodyLimitsHost): YogaPlu
       let outcome: Outcome;
       try {
         outcome = await readWithin(request.body, limits, declared, share);
-      } catch {
-        // The client went away or the connection was cut (a request timeout): nobody to answer.
+      } catch (error) {
+        // Not the client's doing (readWithin answers for the stream): a bug, logged and a 500.
         share.release();
-        return refuse(errorResponse(400, 'The request body could not be read', refusalHeaders));
+        return answer(host.unexpected(error, { req, request }));
       }
       if ('refusal' in outcome) {
         share.release();

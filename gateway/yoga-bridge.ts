@@ -41,6 +41,7 @@ export function useGatewayInYoga(gateway: BridgedGateway): YogaPlugin {
             return exchange ? gateway.pipeline.finish(refusal, exchange) : refusal;
           },
           replaced: (previous, next) => gateway.carryExchange(previous, next),
+          unexpected: (error, carrier) => gateway.pipeline.fail(error, gateway.exchangeOf(carrier) ?? gateway.exchangeFromFetch(carrier.request!, carrier.req)),
         }),
       );
     },

@@ -12,17 +12,17 @@
 //     refuses one name with two texts on a connection), and at most MAX_PREPARED distinct texts
 //     are prepared: beyond that they run unnamed, so that statements built from unbounded input
 //     cannot grow the server's memory. On PGlite, planning runs in WebAssembly on the gateway's
-//     own thread: a single icon's statement took 1.0-1.2 ms through `PGlite.query` (parsed and
-//     planned every time) and 0.2-0.3 ms prepared (bench/RESULTS.md, 2026-11-25).
+//     own thread: a statement parsed and planned every time through `PGlite.query` cost several
+//     times what it costs prepared.
 //   - A statement whose best plan depends on how many rows its values match (a search's
 //     tsquery, a list's filters) is read with `planForValues`: it runs unnamed, so it is
-//     planned for its values every time (a generic plan for a word no icon has took 106 ms,
-//     its own plan 0.14 ms).
+//     planned for its values every time (a generic plan for a word no icon has was orders of
+//     magnitude slower than its own).
 //   - A statement built so that one plan fits all its values (a search's page in relevance order
 //     without filters: ranges and scans of indexes, sorts of their matches) is read with
 //     `genericPlan`: PostgreSQL's `auto` never chose the generic plan for such a statement (its
 //     estimate of a tsquery's rows is a guess), and parsing and planning it cost more than
-//     running it (0.26 + 0.56 ms against 0.63; 5 to 10 ms for a walked page), so on PostgreSQL
+//     running it (walked pages most), so on PostgreSQL
 //     it runs prepared on a second pool whose sessions force generic plans.
 //     On PGlite it runs as planForValues (one connection, one setting).
 // Rows arrive as objects keyed by column name. Unlike Prisma's $queryRaw, int8 (and int8[])
@@ -177,6 +177,9 @@ export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepar
   let closed = false;
   let underWay = 0;
   let allDone: (() => void) | undefined;
+  // One promise for every caller of close: a second call made while reads are under way must
+  // not replace the first's resolver (the first would then never resolve).
+  let closing: Promise<void> | undefined;
   return {
     async rows<Row extends object>(name: string, statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]> {
       if (closed) throw new Error('the database is closed');
@@ -198,9 +201,10 @@ export function poolReads(pool: pg.Pool, { run = runDirectly, onQuery, maxPrepar
         if (--underWay === 0) allDone?.();
       }
     },
-    async close() {
+    close() {
       closed = true;
-      if (underWay > 0) await new Promise<void>((resolve) => (allDone = resolve));
+      closing ??= underWay > 0 ? new Promise<void>((resolve) => (allDone = resolve)) : Promise.resolve();
+      return closing;
     },
   };
 }

@@ -33,6 +33,9 @@ export interface Caller {
   viewer: Viewer | null;
 }
 
+/** The path GraphQL is served on, in every serve mode (Mesh's and Yoga's default, which the gateway keeps). */
+export const GRAPHQL_PATH = '/graphql';
+
 /**
  * Where the router sent the request: how it is served, and its route as configured (a bounded
  * label for metrics and logs, unlike paths).

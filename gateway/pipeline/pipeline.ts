@@ -57,9 +57,17 @@ export class Pipeline {
    * for answers made outside the pipeline: the front's answers to requests Node could not parse.
    */
   commonHeaders(exchange: Exchange): Record<string, string> {
+    // Start stages only set headers; they are not awaited here (the answer is the front's own).
+    // One that fails is a bug: logged as an unexpected error with the request id, as in `run`,
+    // and the headers set so far are still sent.
+    const report = (error: unknown) => void this.errors.unexpected(error, exchange);
     for (const stage of this.startStages) {
-      const outcome = stage(exchange); // start stages only set headers; they are not awaited here
-      if (outcome instanceof Promise) outcome.catch(() => {});
+      try {
+        const outcome = stage(exchange);
+        if (outcome instanceof Promise) outcome.catch(report);
+      } catch (error) {
+        report(error);
+      }
     }
     return exchange.responseHeaders;
   }

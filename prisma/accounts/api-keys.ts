@@ -4,6 +4,7 @@
 // brute-force, and verification stays cheap on every request.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PrismaClient } from '../generated/client.ts';
+import { logger } from '../../lib/logger.ts';
 import { ownedBytes } from '../../lib/owned-bytes.ts';
 
 const KEY_PATTERN = /^ick_([a-z0-9]{10})_([A-Za-z0-9]{32})$/;
@@ -115,17 +116,28 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Records that keys were used, at most once a minute per key and without waiting, so that
- * `keys list` can show it without a write on every request. Best effort: a failed write is
- * ignored (a gateway on a read replica cannot write).
+ * `keys list` can show it without a write on every request. Best effort: a failed write costs
+ * the request nothing (a gateway on a read replica cannot write), but the first failure of a run
+ * of them is reported through `warn` (the log by default), and the next success once more.
  */
-export function createKeyToucher(prisma: () => Promise<PrismaClient>): (key: VerifiedKey, now?: number) => void {
+export function createKeyToucher(
+  prisma: () => Promise<PrismaClient>,
+  warn: (entry: { msg: string; error?: string }) => void = (entry) => logger.warn(entry),
+): (key: VerifiedKey, now?: number) => Promise<void> {
   const lastTouched = new Map<number, number>();
-  return (key, now = Date.now()) => {
+  let failing = false;
+  return async (key, now = Date.now()) => {
     if (now - (lastTouched.get(key.keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
     lastTouched.set(key.keyId, now);
-    prisma()
-      .then((client) => client.apiKey.update({ where: { id: key.keyId }, data: { lastUsedAt: new Date(now) } }))
-      .catch(() => {});
+    try {
+      const client = await prisma();
+      await client.apiKey.update({ where: { id: key.keyId }, data: { lastUsedAt: new Date(now) } });
+      if (failing) warn({ msg: 'API keys\' last_used_at is written again' });
+      failing = false;
+    } catch (error) {
+      if (!failing) warn({ msg: 'API keys\' last_used_at could not be written (keys list shows older times until it can)', error: String((error as Error)?.message ?? error).trim().split('\n').at(-1) });
+      failing = true;
+    }
   };
 }
 

@@ -17,8 +17,7 @@
 // time-to-live is long: it only bounds how long a change made by hand in SQL, which does not
 // move the version, can go uncounted. Counts are shared by every query that counts the same
 // thing (typos corrected to one word, every page size and sort), and a word that matches tens
-// of thousands of icons costs 20 to 200 ms to count on the full catalogue however the query
-// reached it (bench/RESULTS.md, 2026-11-24 evening). The statements also report
+// of thousands of icons is costly to count however the query reached it. The statements also report
 // `catalogue_state.search_data_version`, which tells a search whether its vocabulary is current.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';

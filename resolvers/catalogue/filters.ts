@@ -52,13 +52,25 @@ export function isUnfiltered(filter: IconFilter = {}): boolean {
   return givenFilters(filter).length === 0;
 }
 
-/** ORDER BY terms of each sort; every order ends on the id so pages never overlap. */
-export const SORT_ORDER: Record<SortKey, Prisma.Sql> = {
-  popular: Prisma.sql`i.popularity DESC, i.id ASC`,
-  newest: Prisma.sql`i.published_at DESC, i.id ASC`,
-  downloads: Prisma.sql`i.downloads DESC, i.id ASC`,
-  az: Prisma.sql`i.name ASC, i.id ASC`,
+/**
+ * Each sort's order, column by column: the one definition that list statements and the list
+ * index's orders (list-index/snapshot.ts) both read. Every order ends on the id so pages never
+ * overlap.
+ */
+const SORT_COLUMNS: Record<SortKey, readonly (readonly [column: string, direction: 'ASC' | 'DESC'])[]> = {
+  popular: [['popularity', 'DESC'], ['id', 'ASC']],
+  newest: [['published_at', 'DESC'], ['id', 'ASC']],
+  downloads: [['downloads', 'DESC'], ['id', 'ASC']],
+  az: [['name', 'ASC'], ['id', 'ASC']],
 };
+
+/** The ORDER BY terms of `sort`, its columns qualified by `alias` when one is given. */
+export function sortOrderTerms(sort: SortKey, alias?: string): string {
+  return SORT_COLUMNS[sort].map(([column, direction]) => `${alias ? `${alias}.` : ''}${column} ${direction}`).join(', ');
+}
+
+/** ORDER BY terms of each sort, on icons as `i`. */
+export const SORT_ORDER = Object.fromEntries(SORT_KEYS.map((sort) => [sort, Prisma.raw(sortOrderTerms(sort, 'i'))])) as Record<SortKey, Prisma.Sql>;
 
 export interface PageRequest {
   page: number;

@@ -6,10 +6,10 @@
 // slug, by file address) made while the event loop handles one batch of sockets goes out as one
 // statement, its lookups a list of (name, account, release) rows joined to the icons, and each
 // request gets the row of its own lookup, with ownership and markup decided for its own account
-// in SQL as before. A single-icon miss paid a socket write to PostgreSQL (loopback TCP: 19 % of
-// the gateway's busy time in a CPU profile), a wake-up of a backend and an executor start; under
-// load those are now shared by the lookups that arrive together (bench/RESULTS.md, 2026-11-25
-// evening). A lookup made alone is one statement, as before.
+// in SQL as before. A single-icon miss paid a socket write to PostgreSQL (a large part of the
+// gateway's busy time in a CPU profile), a wake-up of a backend and an executor start; under
+// load those are now shared by the lookups that arrive together. A lookup made alone is one
+// statement, as before.
 import type DataLoader from 'dataloader';
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';

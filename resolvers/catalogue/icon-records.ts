@@ -18,8 +18,7 @@ import { attributionOf } from './attribution.ts';
  * keywords) plus its set's and category's names. `category`, `license`, `licenseUrl` and
  * `attribution` are the GraphQL Icon's fields themselves, which then need no resolver: graphql-jit
  * reads such a field as a property, where a resolver costs a call with its arguments, its path
- * and info objects and three closures, for every icon of a page (list-page misses allocated
- * about 1.7 KB per icon in the compiled operation before, bench/RESULTS.md, 2026-11-27).
+ * and info objects and three closures, for every icon of a page.
  */
 export type IconRecord = Pick<Icon, 'id' | 'slug' | 'sourceName' | 'name' | 'style' | 'premium' | 'downloads' | 'popularity' | 'publishedAt' | 'width' | 'height' | 'bodyDigest'> & {
   /** The category's name. */
@@ -58,8 +57,8 @@ const CATALOGUE_VERSION = Prisma.sql`(SELECT version FROM catalogue_state WHERE 
 /**
  * An icon's columns, with the catalogue version they were read at (the statement names the icons
  * `i`). Not its colours and keywords: arrays that only GraphQL's `colors` and `keywords` show,
- * read when asked for (`colorsAndKeywords` below); parsing them was a third of a list page's
- * rows (list-page misses 1.13x without them, bench/RESULTS.md, 2026-11-26 night).
+ * read when asked for (`colorsAndKeywords` below); parsing them was a large part of reading a
+ * list page's rows.
  */
 export const ICON_COLUMNS = Prisma.sql`
   i.id, i.slug, i.source_name, i.name, i.category_id, i.set_id, i.style,

@@ -35,9 +35,8 @@ export const FEW_MATCHES = 10_000;
  * category or one style alone (a range of its `(category_id | style, <sort>, id)` index,
  * migration 20261123210831_list_filter_sort_indexes), or the premium icons alone (their own
  * index per sort order, migration *_premium_sort_indexes). Then the page costs the rows up to its
- * end whatever the total, and reading every match instead is the expensive way: on the demo
- * catalogue a page of `style=outline` (8,550 icons) by name read the whole table, 59 ms, where
- * the index range takes well under a millisecond (bench/RESULTS.md, 2026-11-25).
+ * end whatever the total, and reading every match instead is the expensive way (a page of a
+ * common style by name read the whole table, where the index range reads a page's rows).
  */
 function sortOrderFindsPage(filter: IconFilter = {}): boolean {
   if (isUnfiltered(filter)) return true;
@@ -48,9 +47,7 @@ function sortOrderFindsPage(filter: IconFilter = {}): boolean {
 /**
  * Filters that the sort orders' own indexes can check (colour and license: their INCLUDE columns,
  * migration *_list_sort_covering_indexes). Walking such an index reads index entries only, about
- * twenty times cheaper than fetching an icon row, so the walk wins from far fewer matches: on the
- * full catalogue, a first page of `purple` (7,173 icons) read all of them, 10 ms, where the walk
- * reads about 1,300 entries (bench/RESULTS.md, 2026-11-25 afternoon).
+ * much cheaper than fetching an icon row, so the walk wins from far fewer matches.
  */
 export const FEW_COVERED_MATCHES = 1_000;
 
@@ -102,8 +99,8 @@ export async function listPage(reads: Reads, request: ListRequest): Promise<List
     const indexed = index.page({ filter: request.filter, sort: request.sort, offset: offsetOf(request), perPage: request.perPage });
     if (indexed) {
       // An empty page (a filter nothing matches, a page past the last) has no rows to tell the
-      // versions by: they are read alone. Such pages were a tenth of the bench's list misses, and
-      // answering them by SQL was 72 % of PostgreSQL's time (bench/RESULTS.md, 2026-11-26 afternoon).
+      // versions by: they are read alone. Answered by SQL, such pages took most of PostgreSQL's time
+      // in the bench's list misses.
       const { icons, versions } = indexed.ids.length > 0 ? await loadIconsAt(reads, indexed.ids) : { icons: [], versions: await readCatalogueVersions(reads) };
       if (holdsAt(indexed, versions)) return { icons, total: indexed.total };
       index.outdated(versions);

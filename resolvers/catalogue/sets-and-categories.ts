@@ -1,7 +1,6 @@
 // The icon sets and categories, kept in memory per database: a few hundred rows that every icon
-// row read on the serving path used to carry joined in, ten of its 24 columns. Without them a
-// list page's rows cost a third fewer values to parse, and list-page misses ran 1.11x as fast on
-// the full catalogue (bench/RESULTS.md, 2026-11-26 night).
+// row read on the serving path used to carry joined in, ten of its 24 columns: without them a
+// list page's rows have far fewer values to parse.
 //
 // Current by the catalogue version: the importer writes sets and categories only in the
 // transaction that increments `catalogue_state.version` (prisma/import/write-set.ts), and never

@@ -5,6 +5,7 @@
 // and a scan of the words sharing the prefix: no database round trip. It is rebuilt in the
 // background when the catalogue's version (catalogue_state, incremented by every import
 // transaction) has changed, checked at most every VERSION_CHECK_MS; the old one answers meanwhile.
+import { logger } from '../../lib/logger.ts';
 import { Prisma, type PrismaClient } from '../../prisma/generated/client.ts';
 
 export interface Suggestion {
@@ -72,6 +73,8 @@ interface Kept {
   version: bigint;
   checkedAt: number;
   rebuilding: boolean;
+  /** Why the last rebuild failed, while rebuilds keep failing: logged once, not at every check. */
+  failure?: string;
 }
 
 /** One vocabulary per database client, so two databases in one process never share words. */
@@ -100,8 +103,14 @@ function refreshIfChanged(prisma: PrismaClient, kept: Kept): void {
       const vocabulary = await buildVocabulary(prisma);
       kept.vocabulary = Promise.resolve(vocabulary);
       kept.version = version;
-    } catch {
-      // The kept vocabulary answers; the next check tries again.
+      if (kept.failure) logger.info({ msg: 'suggest vocabulary rebuilt after failing', words: vocabulary.size });
+      kept.failure = undefined;
+    } catch (error) {
+      // The kept vocabulary answers (stale, not wrong) and the next check tries again; the
+      // first failure of a run is logged so that a /suggest left behind an import is seen.
+      const failure = String((error as Error)?.message ?? error).trim().split('\n').at(-1);
+      if (!kept.failure) logger.warn({ msg: 'suggest vocabulary not rebuilt after a catalogue change: /suggest answers from the previous catalogue until a later check rebuilds it', error: failure });
+      kept.failure = failure;
     } finally {
       kept.rebuilding = false;
       kept.checkedAt = performance.now();

@@ -1,5 +1,6 @@
 // Icons' files over a real socket, on a copy of the demo catalogue in PostgreSQL (PGlite when
-// PostgreSQL is not reachable): the SVG and PNG routes, every customization and its 400s,
+// PostgreSQL is not reachable, except under CI=true, where that fails the run): the SVG and PNG
+// routes, every customization and its 400s,
 // ETag/304/HEAD/compression, sanitization of hostile markup on output, public free files under
 // the anonymous limit, premium files for owners' keys and signed addresses only, CORS on files,
 // and svg_url/url resolving on the gateway's own base URL.
@@ -12,7 +13,7 @@ import { createUrlSigner } from '../../lib/url-signing.ts';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { grantIcons } from '../../prisma/accounts/ownership.ts';
 import { withConfig } from '../helpers/config.ts';
-import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
+import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
 
 const SECRET = 'test-secret-of-icon-files-0123456789abcdef';
@@ -32,7 +33,9 @@ async function iconPath(where: { premium: boolean; body?: { contains: string } }
 beforeAll(async () => {
   delete process.env.REDIS_URL;
   process.env.URL_SIGNING_SECRET = SECRET;
-  database = await createCatalogueCopy('postgres').catch(() => createCatalogueCopy('pglite'));
+  // PGlite only when PostgreSQL is unreachable and the run allows it (postgresUnavailable throws
+  // under CI=true): never in place of a PostgreSQL that answered with an error.
+  database = await createCatalogueCopy((await postgresUnavailable()) ? 'pglite' : 'postgres');
   const { prisma } = database.db;
   key = (await createApiKey(prisma, { accountName: 'reader', hourlyLimit: 100_000 })).key;
   ownerKey = (await createApiKey(prisma, { accountName: 'owner', hourlyLimit: 100_000 })).key;

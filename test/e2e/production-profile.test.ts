@@ -15,6 +15,7 @@ import { REDIS_URL, redisUnavailable } from '../helpers/redis.ts';
 import { redisClusterUnavailable, startRedisCluster } from '../helpers/redis-cluster.ts';
 
 const skip = Boolean((await postgresUnavailable()) || (await redisUnavailable()));
+const clusterSkip = !skip && Boolean(await redisClusterUnavailable());
 
 describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () => {
   let database: TestDatabase;
@@ -79,7 +80,7 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
     expect(bogus.status).toBe(401);
     expect(bogus.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     let line: Record<string, unknown> | undefined;
-    for (let waited = 0; !line && waited < 3_000; waited += 50) {
+    for (let waited = 0; !line && waited < 15_000; waited += 50) {
       await new Promise((done) => setTimeout(done, 50));
       line = gateway!
         .output()
@@ -200,17 +201,20 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
 
   it('with LOG_LEVEL=warn still says when it serves and when its list index is ready, but writes no access lines', async () => {
     const gateway = await startGatewayProcess({ ...env, LOG_LEVEL: 'warn' });
+    // Everything the process wrote, once it has exited: no access line can still be on its way.
+    const streamsClosed = Promise.all([gateway.child.stdout!, gateway.child.stderr!].map((stream) => new Promise((closed) => stream.once('close', closed))));
     try {
       const { key } = await createApiKey(database.db.prisma, { accountName: `quiet-${Date.now()}` });
       expect((await fetch(`${gateway.url}/categories`, { headers: { 'x-api-key': key } })).status).toBe(200);
-      await new Promise((done) => setTimeout(done, 1_200)); // one flush interval
-      expect(gateway.output()).toMatch(/"msg":"Serving on http/);
-      expect(gateway.output()).not.toContain('"msg":"request"');
       const published = await database.db.prisma.icon.count({ where: { published: true } });
       await expect.poll(() => /"msg":"List index ready: ([\d,]+) icons, read in [\d.]+ s"/.exec(gateway.output())?.[1], { timeout: 30_000 }).toBe(published.toLocaleString('en-US'));
     } finally {
       await gateway.close();
     }
+    await streamsClosed;
+    expect(gateway.output()).toMatch(/"msg":"Serving on http/);
+    expect(gateway.output()).toMatch(/"msg":"SIGTERM: draining/);
+    expect(gateway.output()).not.toContain('"msg":"request"');
   });
 
   it.skipIf(!onGlibc)('gives the allocator\'s free pages back every MALLOC_TRIM_INTERVAL_MS, each time logged at debug level', async () => {
@@ -221,19 +225,26 @@ describe.skipIf(skip)('two gateway processes on PostgreSQL and one Redis', () =>
           .output()
           .split('\n')
           .filter((line) => line.includes('"msg":"Allocator trimmed"'))
-          .map((line) => JSON.parse(line) as { ms: number; releasedMb: number });
-      await expect.poll(() => trims().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
-      for (const { ms, releasedMb } of trims()) {
-        expect(ms).toBeGreaterThanOrEqual(0);
-        expect(Number.isFinite(releasedMb)).toBe(true);
+          .map((line) => JSON.parse(line) as { ms: number; releasedMb: number; time: string });
+      await expect.poll(() => trims().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+      const seen = trims();
+      for (const { ms, releasedMb } of seen) {
+        expect(Number.isFinite(ms) && ms >= 0).toBe(true);
+        expect(Number.isFinite(releasedMb)).toBe(true); // negative when the process grew meanwhile
       }
+      // Once per interval, not back to back: an interval timer never fires early, so the trims
+      // start about 200 ms apart or more (half that allows for the timer's rounding and the log's
+      // millisecond timestamps), however late a loaded machine runs them.
+      const starts = seen.map(({ time, ms }) => Date.parse(time) - ms);
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(100);
     } finally {
       await gateway.close();
     }
   });
 
-  it('counts in a Redis Cluster (REDIS_CLUSTER_NODES) as it does in one Redis', async () => {
-    if (await redisClusterUnavailable()) return;
+  // Skipped, with the reason printed, without redis-server and redis-cli; under CI=true their
+  // absence fails the file instead (test/helpers/services.ts).
+  it.skipIf(clusterSkip)('counts in a Redis Cluster (REDIS_CLUSTER_NODES) as it does in one Redis', async () => {
     const cluster = await startRedisCluster();
     const gateway = await startGatewayProcess({ DATABASE_URL: database.url!, REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes });
     try {

@@ -123,12 +123,13 @@ describe.skipIf(skip)('a Redis that stalls and comes back (item 9)', () => {
     proxy.stall();
     const first = await get();
     expect(first).toMatchObject({ status: 200, remaining: null }); // failOpen: true, uncounted
-    expect(first.ms).toBeLessThan(200 + 150);
+    expect(first.ms).toBeGreaterThanOrEqual(190); // it waited the deadline
     const later = [];
     for (let i = 0; i < 20; i++) later.push(await get());
     expect(later.every((response) => response.status === 200 && response.remaining === null)).toBe(true);
-    // None of them waited for Redis (each took 200 ms before).
-    expect(Math.max(...later.map((response) => response.ms))).toBeLessThan(150);
+    // None of them waited for Redis: had each waited the 200 ms deadline, the 20 would take 4 s
+    // at least. Summed, so that one request slowed by a loaded machine does not decide it.
+    expect(later.reduce((sum, response) => sum + response.ms, 0)).toBeLessThan(2_000);
     expect(await metric(gateway, 'icon_gateway_redis_up{plugin="rate-limit"}')).toBe(0);
     expect(await metric(gateway, 'icon_gateway_rate_limit_store_failures_total{outcome="allowed"}')).toBe(21);
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
@@ -137,7 +138,7 @@ describe.skipIf(skip)('a Redis that stalls and comes back (item 9)', () => {
     await eventually(async () => (await metric(gateway, 'icon_gateway_redis_up{plugin="rate-limit"}')) === 1);
     expect((await get()).remaining).toMatch(/^\d+$/);
     // Log lines are written in batches, at least once a second.
-    await eventually(() => /Redis answers again/.test(gateway.output()), 3_000);
+    await eventually(() => /Redis answers again/.test(gateway.output()), 15_000);
     const output = gateway.output();
     expect(linesMatching(output, /rate-limit: Redis is down/)).toHaveLength(1);
     expect(linesMatching(output, /rate-limit: Redis answers again, after \d+\.\d s down/)).toHaveLength(1);

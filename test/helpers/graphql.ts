@@ -3,9 +3,16 @@ import { graphql, type ExecutionResult } from 'graphql';
 import type { Database } from '../../prisma/database.ts';
 import type { CatalogueContext, Viewer } from '../../resolvers/context.ts';
 import { createCatalogueSchema } from '../../resolvers/schema.ts';
-import { DEFAULT_URL_TEMPLATES } from '../../resolvers/urls.ts';
+import { urlTemplate, type UrlTemplates } from '../../resolvers/urls.ts';
 
 const schema = createCatalogueSchema();
+
+/** Absolute addresses, as behind a CDN: the resolvers' tests run without a gateway to give them its base URL. */
+export const TEST_URL_TEMPLATES: UrlTemplates = {
+  svgUrl: urlTemplate('https://cdn.icon-catalogue.example/svg/{prefix}/{name}.svg?v={v}'),
+  pageUrl: urlTemplate('https://icon-catalogue.example/{locale}/icons/{slug}'),
+  defaultLocale: 'en',
+};
 
 export function executor({ prisma, reads }: Pick<Database, 'prisma' | 'reads'>) {
   return async function run<T = Record<string, unknown>>(
@@ -13,7 +20,7 @@ export function executor({ prisma, reads }: Pick<Database, 'prisma' | 'reads'>) 
     variableValues: Record<string, unknown> = {},
     viewer: Viewer | null = null,
   ): Promise<ExecutionResult<T>> {
-    const contextValue: CatalogueContext = { prisma, reads, viewer, urls: DEFAULT_URL_TEMPLATES };
+    const contextValue: CatalogueContext = { prisma, reads, viewer, urls: TEST_URL_TEMPLATES };
     return (await graphql({ schema, source, variableValues, contextValue })) as ExecutionResult<T>;
   };
 }

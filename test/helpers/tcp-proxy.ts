@@ -8,6 +8,8 @@ export class TcpProxy {
   private readonly replies = new Map<Socket, Socket>();
   private stalled = false;
   port = 0;
+  /** Connections accepted so far: a client's reconnection shows here. */
+  accepted = 0;
 
   constructor(
     private readonly targetHost: string,
@@ -16,6 +18,7 @@ export class TcpProxy {
 
   async start(): Promise<this> {
     this.server = createServer((client) => {
+      this.accepted++;
       const upstream = connect(this.targetPort, this.targetHost);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);

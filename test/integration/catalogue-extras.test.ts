@@ -6,9 +6,8 @@ import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueContext } from '../../resolvers/context.ts';
 import { createCatalogueSchema } from '../../resolvers/schema.ts';
-import { DEFAULT_URL_TEMPLATES } from '../../resolvers/urls.ts';
 import { CATALOGUE_KINDS, createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
-import { dataOf, errorCodes, executor } from '../helpers/graphql.ts';
+import { dataOf, errorCodes, executor, TEST_URL_TEMPLATES } from '../helpers/graphql.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
 import { setsAndCategoriesFor } from '../../resolvers/catalogue/sets-and-categories.ts';
 
@@ -101,7 +100,7 @@ describe.each(CATALOGUE_KINDS)('issue 14 fields on %s', (kind) => {
       prisma: database.db.prisma,
       reads: database.db.reads,
       viewer: owner,
-      urls: DEFAULT_URL_TEMPLATES,
+      urls: TEST_URL_TEMPLATES,
       rateLimit: { limit: 10, remaining: 7, resetAt: 1_800_000_000, count: 3 },
     };
     const result = await graphql({ schema: createCatalogueSchema(), source: query, contextValue });

@@ -1,7 +1,8 @@
 // Proving a key: by digest the first time a cached record sees it, then by a constant-time
 // comparison with the proven key, which lives only as long as the record is cached.
 import { describe, expect, it } from 'vitest';
-import { checkApiKey, digestKey, type ApiKeyRecord } from '../../prisma/accounts/api-keys.ts';
+import { checkApiKey, createKeyToucher, digestKey, type ApiKeyRecord } from '../../prisma/accounts/api-keys.ts';
+import type { PrismaClient } from '../../prisma/generated/client.ts';
 import { KeyCache } from '../../gateway/plugins/api-key-auth/key-cache.ts';
 
 const KEY = `ick_abcdefghij_${'A'.repeat(31)}B`;
@@ -62,5 +63,35 @@ describe('KeyCache', () => {
     expect(cache.record('abcdefghij')).toBe(known); // still from memory, synchronously
     expect(cache.record('unknown019')).toBeNull(); // the most recent unknown ids are remembered too
     expect(lookups.length).toBe(21);
+  });
+});
+
+describe('createKeyToucher', () => {
+  it('writes last_used_at at most once a minute per key, and reports the first of a run of failed writes and the recovery, once each', async () => {
+    const writes: number[] = [];
+    let refuse = true;
+    // The database as the toucher uses it: one update, refused as a read replica refuses writes.
+    const database = {
+      apiKey: {
+        update: async ({ data }: { data: { lastUsedAt: Date } }) => {
+          if (refuse) throw new Error('prisma.apiKey.update()\ncannot execute UPDATE in a read-only transaction');
+          writes.push(data.lastUsedAt.getTime());
+        },
+      },
+    } as unknown as PrismaClient;
+    const warned: { msg: string; error?: string }[] = [];
+    const touch = createKeyToucher(async () => database, (entry) => warned.push(entry));
+    const key = recordOf(KEY).key;
+    const other = { ...key, keyId: 2 };
+    await touch(key, 0);
+    await touch(key, 30_000); // within the minute: not written, not tried
+    await touch(other, 30_000);
+    await touch(key, 60_000);
+    expect(warned).toEqual([{ msg: expect.stringMatching(/last_used_at could not be written/), error: 'cannot execute UPDATE in a read-only transaction' }]);
+    refuse = false;
+    await touch(key, 120_000);
+    await touch(other, 120_000);
+    expect(writes).toEqual([120_000, 120_000]);
+    expect(warned.map(({ msg }) => msg)).toEqual([expect.stringMatching(/could not be written/), expect.stringMatching(/written again/)]);
   });
 });

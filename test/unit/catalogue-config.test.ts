@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadCatalogueConfig, parseCatalogueConfig } from '../../prisma/import/catalogue-config.ts';
+
+const require = createRequire(import.meta.url);
 
 describe('catalogue config', () => {
   it('loads the bundled demo catalogue: five sets, at least one premium, one multicolor-only set', async () => {
@@ -7,6 +10,9 @@ describe('catalogue config', () => {
     expect(config.sets.length).toBeGreaterThanOrEqual(5);
     expect(config.sets.some((set) => set.premium)).toBe(true);
     expect(config.sets.some((set) => !set.premium)).toBe(true);
+    // Multicolor-only: the set's own info.json says its icons carry their palette.
+    const multicolor = config.sets.filter((set) => (require(`@iconify-json/${set.prefix}/info.json`) as { palette?: boolean }).palette === true);
+    expect(multicolor.length).toBeGreaterThanOrEqual(1);
   });
 
   it('fills defaults', () => {

@@ -1,9 +1,9 @@
 // Contexts of the gateway's own operations (REST routes, icon files), built through a real
 // envelop envelope whose context plugins add as many fields as the gateway's do (Mesh's 7 and a
-// symbol, catalogue-context's 6): what each context holds, and that starting
-// from the learned fields spares V8 its slow path (measured as bytes Object.assign allocates,
-// with V8's sampling heap profiler; a context started from `{ ...carrier }` is the control).
-import { Session } from 'node:inspector/promises';
+// symbol, catalogue-context's 6): what each context holds, and that every context after the
+// first starts from the learned fields, which is what spares V8's Object.assign its slow path.
+// What that saves is a matter of allocation, measured by the benchmarks (bench/), not asserted
+// here: a byte count from V8's sampling profiler depends on the machine and V8's version.
 import { envelop, useExtendContext, useSchema } from '@envelop/core';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -69,38 +69,4 @@ describe('operation envelope: the contexts of REST routes and icon files', () =>
     expect(startingContext({ req, request }, fields)).toEqual({ req, request, headers: undefined, prisma: undefined });
     expect(startingContext({ req }, undefined)).toEqual({ req });
   });
-
-  it('spares Object.assign its slow path: under 1 KB allocated per context, against over 4 KB from { ...carrier }', async () => {
-    const { envelope } = gatewayLikeEnvelope();
-    const enveloped = operationEnvelope(envelope);
-    const shaped = await bytesInAssignPerContext(async (carrier) => (await enveloped(carrier)).contextValue);
-    const spread = await bytesInAssignPerContext((carrier) => envelope({ ...carrier }).contextFactory() as Promise<unknown>);
-    expect(spread).toBeGreaterThan(4096);
-    expect(shaped).toBeLessThan(1024);
-  });
 });
-
-type ProfileNode = { selfSize: number; callFrame: { functionName: string }; children: ProfileNode[] };
-
-/** Bytes allocated inside Object.assign per context built, from V8's sampling heap profiler (collected objects included). */
-async function bytesInAssignPerContext(build: (carrier: Carrier) => Promise<unknown>): Promise<number> {
-  const contexts = 3000;
-  const session = new Session();
-  session.connect();
-  try {
-    for (let i = 0; i < 100; i++) await build(nodeCarrier({ n: String(i) })); // warm up (and learn the fields)
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-    for (let i = 0; i < contexts; i++) await build(nodeCarrier({ n: String(i) }));
-    const { profile } = (await session.post('HeapProfiler.getSamplingProfile')) as unknown as { profile: { head: ProfileNode } };
-    await session.post('HeapProfiler.stopSampling');
-    let bytes = 0;
-    const walk = (node: ProfileNode) => {
-      if (node.callFrame.functionName === 'assign') bytes += node.selfSize;
-      for (const child of node.children) walk(child);
-    };
-    walk(profile.head);
-    return bytes / contexts;
-  } finally {
-    session.disconnect();
-  }
-}

@@ -89,4 +89,26 @@ describe('Pipeline', () => {
     new Pipeline(plugins, shaper).complete(exchange(), 429);
     expect(told).toEqual(['a:429:/icons', 'b:429:/icons']);
   });
+
+  it("reports a start stage's failure, thrown or rejected, as an unexpected error with the exchange, and keeps the headers set", async () => {
+    const reported: string[] = [];
+    const reporting: ErrorShaper = {
+      ...shaper,
+      unexpected(error, ex) {
+        reported.push(`${(error as Error).message}:${ex.path}`);
+        return shaper.unexpected(error, ex);
+      },
+    };
+    const thrown: Stage = () => {
+      throw new Error('sync');
+    };
+    const rejected: Stage = async () => {
+      throw new Error('async');
+    };
+    const plugins: GatewayPlugin[] = [thrown, tag('x-a'), rejected].map((stage, i) => ({ name: `p${i}`, stages: { start: stage } }));
+    const headers = new Pipeline(plugins, reporting).commonHeaders(exchange());
+    expect(headers['x-a']).toBe('yes');
+    await new Promise((resolve) => setImmediate(resolve)); // the rejection's handler has run
+    expect(reported).toEqual(['sync:/icons', 'async:/icons']);
+  });
 });

@@ -15,5 +15,3 @@ export const apiKeyAuthOptions = z
     keyStaleSeconds: z.number().int().min(0).max(86_400).default(600),
   })
   .strict();
-
-export type ApiKeyAuthOptions = z.infer<typeof apiKeyAuthOptions>;

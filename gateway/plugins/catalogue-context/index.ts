@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { useExtendContext } from '@envelop/core';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { validateConfig } from '../../../lib/config-validation.ts';
-import { portFromEnv } from '../../../lib/listen-port.ts';
+import { DEFAULT_PORT, portFromEnv } from '../../../lib/listen-port.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { createUrlSigner, signingSecret, type UrlSigner } from '../../../lib/url-signing.ts';
 import type { CatalogueContext } from '../../../resolvers/context.ts';
@@ -26,8 +26,8 @@ export const useCatalogueContext: PluginFactory = (rawOptions, services, where):
   const { urls, publicUrl, signedUrlSeconds } = parsePluginOptions(catalogueContextOptions, rawOptions, where);
   const env = services.env;
   const fixedBase = publicUrl ?? (env.PUBLIC_URL ? validateConfig(publicBaseUrl, env.PUBLIC_URL, 'the environment', ['PUBLIC_URL']) : undefined);
-  // The port npm start listens on (0, any free port, names none: then 4000).
-  const fallbackPort = portFromEnv(env) || 4000;
+  // The port npm start listens on (0, any free port, names none: then the default).
+  const fallbackPort = portFromEnv(env) || DEFAULT_PORT;
   /** A template that is a path is on `base`; an absolute URL stays as written. */
   const on = (base: string, template: string) => urlTemplate(template.startsWith('/') ? `${base}${template}` : template);
   const onBase = (base: string): UrlTemplates => ({ svgUrl: on(base, urls.svgUrl), pageUrl: on(base, urls.pageUrl), defaultLocale: urls.defaultLocale });

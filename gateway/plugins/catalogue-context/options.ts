@@ -20,6 +20,9 @@ export const publicBaseUrl = z
   .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), 'must be an absolute http(s) URL such as https://api.example.com')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** The addresses when .meshrc.yaml gives none: the icon-files plugin's route, and the website's page path. */
+const DEFAULT_URLS = { svgUrl: '/svg/{prefix}/{name}.svg?v={v}', pageUrl: '/{locale}/icons/{slug}', defaultLocale: 'en' } as const;
+
 export const catalogueContextOptions = z
   .object({
     /** The gateway's public base URL, for addresses given as paths. @default PUBLIC_URL, else http://localhost:<the listening port> */
@@ -30,13 +33,13 @@ export const catalogueContextOptions = z
          * Address of an icon's SVG file; `{v}` is the version of its content, which icon-files
          * needs to serve the file as immutable. @default "/svg/{prefix}/{name}.svg?v={v}" (served by the icon-files plugin)
          */
-        svgUrl: template('/svg/{prefix}/{name}.svg?v={v}').default('/svg/{prefix}/{name}.svg?v={v}'),
+        svgUrl: template(DEFAULT_URLS.svgUrl).default(DEFAULT_URLS.svgUrl),
         /** Address of an icon's page on the website; `{locale}` is the locale segment. @default "/{locale}/icons/{slug}" */
-        pageUrl: template('/{locale}/icons/{slug}').default('/{locale}/icons/{slug}'),
-        defaultLocale: z.string().regex(LOCALE_PATTERN, 'must be a locale such as en or pt-BR').default('en'),
+        pageUrl: template(DEFAULT_URLS.pageUrl).default(DEFAULT_URLS.pageUrl),
+        defaultLocale: z.string().regex(LOCALE_PATTERN, 'must be a locale such as en or pt-BR').default(DEFAULT_URLS.defaultLocale),
       })
       .strict()
-      .default({ svgUrl: '/svg/{prefix}/{name}.svg?v={v}', pageUrl: '/{locale}/icons/{slug}', defaultLocale: 'en' }),
+      .default(DEFAULT_URLS),
     /** Seconds a signed address of a premium file (given to its owners) stays valid. @default 3600 */
     signedUrlSeconds: z.number().int().min(60).max(7 * 86_400).default(3600),
   })

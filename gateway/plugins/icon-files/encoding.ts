@@ -29,15 +29,15 @@ const BROTLI_WINDOW = { min: constants.BROTLI_MIN_WINDOW_BITS, max: constants.BR
 
 /**
  * The window brotli needs for `bytes`: one that holds the whole file finds every match a larger
- * one would. Brotli's default (4 MiB) made quality 9 set up tables of that size for every file:
- * 585 µs for a 309-byte icon, against 23 µs with a 1 KiB window, for 4 bytes less output.
+ * one would. Brotli's default (4 MiB) made quality 9 set up tables of that size for every file,
+ * which cost a small icon many times its compression, for a few bytes less output.
  */
 export const brotliWindowBits = (bytes: number) => Math.min(BROTLI_WINDOW.max, Math.max(BROTLI_WINDOW.min, Math.ceil(Math.log2(Math.max(1, bytes)))));
 
 export function encode(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer {
   if (encoding === 'gzip') return gzipSync(body, { level: 9 });
-  // Quality 6 of 11: on 3,000 real icons 0.08 % more bytes than quality 9, in 72 % of its time
-  // (52 µs a file against 73; bench/RESULTS.md, 2026-11-27). Each file is compressed once, then kept.
+  // Quality 6 of 11: on real icons barely more bytes than quality 9, in clearly less time. Each
+  // file is compressed once, then kept.
   return brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length) },
   });

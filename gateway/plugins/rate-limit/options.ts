@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { headerName } from '../options.ts';
 
+const DEFAULT_HEADERS = { limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' } as const;
+
 /** The names of the limit headers (shared with auth-throttle, whose 429s carry them too). */
 export const rateLimitHeaders = z
   .object({
-    limit: headerName.default('X-RateLimit-Limit'),
-    remaining: headerName.default('X-RateLimit-Remaining'),
-    reset: headerName.default('X-RateLimit-Reset'),
-    retryAfter: headerName.default('Retry-After'),
+    limit: headerName.default(DEFAULT_HEADERS.limit),
+    remaining: headerName.default(DEFAULT_HEADERS.remaining),
+    reset: headerName.default(DEFAULT_HEADERS.reset),
+    retryAfter: headerName.default(DEFAULT_HEADERS.retryAfter),
   })
   .strict()
-  .default({ limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' });
+  .default(DEFAULT_HEADERS);
 
 /** memory: this process only; redis: REDIS_URL or REDIS_CLUSTER_NODES, shared; auto: redis when either is set. @default "auto" */
 export const storeKind = z.enum(['auto', 'memory', 'redis']).default('auto');

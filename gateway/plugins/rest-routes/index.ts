@@ -15,7 +15,7 @@ import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { unavailability } from '../../../resolvers/errors.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
 import type { Database } from '../../../prisma/database.ts';
-import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
+import { GRAPHQL_PATH, type Exchange, type GatewayResponse } from '../../pipeline/exchange.ts';
 import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operation-envelope.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
@@ -29,8 +29,6 @@ import { restRoutesOptions } from './options.ts';
 import { ParamError } from './params.ts';
 import { cacheKey, ResponseCache } from './response-cache.ts';
 import { RouteTable, type RouteMatch } from './route-table.ts';
-
-export const GRAPHQL_PATH = '/graphql';
 
 export const useRestRoutes: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(restRoutesOptions, rawOptions, where);

@@ -5,15 +5,13 @@
 // it is public and answered in the route phase: before auth (no key: the pages ask for one) and
 // before the limits (static files cost no query). Every file comes from this repository or an
 // npm package, never a CDN, so the pages work offline and behind a strict firewall.
-import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
+import { GRAPHQL_PATH, type Exchange, type GatewayResponse } from '../../pipeline/exchange.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { assetResponse, AssetShelf } from './assets.ts';
 import { webPagesOptions } from './options.ts';
 import { EXPLORER_PAGE, GRAPHIQL_PAGE, pageSources } from './pages.ts';
-
-const GRAPHQL_PATH = '/graphql';
 
 /** Scripts and styles from this origin only; images from anywhere (svg_url may name a CDN). */
 const EXPLORER_POLICY =

@@ -23,5 +23,3 @@ export const webPagesOptions = z
     graphiql: z.boolean().default(true),
   })
   .strict();
-
-export type WebPagesOptions = z.infer<typeof webPagesOptions>;

@@ -14,13 +14,12 @@
 // word of a phrase) finds here the few shortest names each of its tiers can start with
 // (name-candidates.ts).
 //
-// Put together in the background while requests are served, in steps of at most about 25 ms
-// of the thread: in one piece it took 176 ms on the full catalogue (the words' 3.4 million
-// positions 104 ms of it), and every request waited meanwhile (bench/RESULTS.md, 2026-11-26).
+// Put together in the background while requests are served, in short steps of the thread: in
+// one piece it held the thread long enough that every request waited meanwhile.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Prisma } from '../../../prisma/generated/client.ts';
 import type { Reads } from '../../../prisma/reads.ts';
-import type { SortKey } from '../filters.ts';
+import { SORT_KEYS, sortOrderTerms, type SortKey } from '../filters.ts';
 
 /** The versions of `catalogue_state` a snapshot, or a page's rows, was read at. */
 export interface CatalogueVersions {
@@ -147,10 +146,7 @@ const OF_PUBLISHED: ReadonlySet<Group> = new Set(['categories', 'sets', 'styles'
 const COLUMNS = {
   ids: Prisma.sql`${ordered('id')} AS ids`,
   premium: Prisma.raw(`(SELECT ${base64("string_agg(int4send(id), ''::bytea)")} FROM icons WHERE published AND premium) AS premium`),
-  popular: Prisma.sql`${ordered('popularity DESC, id')} AS popular`,
-  newest: Prisma.sql`${ordered('published_at DESC, id')} AS newest`,
-  downloads: Prisma.sql`${ordered('downloads DESC, id')} AS downloads`,
-  az: Prisma.sql`${ordered('name, id')} AS az`,
+  ...(Object.fromEntries(SORT_KEYS.map((sort) => [sort, Prisma.sql`${ordered(sortOrderTerms(sort))} AS ${Prisma.raw(sort)}`])) as Record<SortKey, Prisma.Sql>),
   // Pairs of an id and its name's length.
   name_lengths: Prisma.raw(
     `(SELECT ${base64("string_agg(int4send(id) || int4send(char_length(name)), ''::bytea)")} FROM (SELECT id, name FROM icon_search_documents ORDER BY id) d) AS name_lengths`,
@@ -172,10 +168,9 @@ function partStatement(groups: readonly Group[], columns: readonly (keyof typeof
     ${Prisma.join([...columns.map((column) => COLUMNS[column]), ...groups.map(groupColumns)], ',\n')}`;
 }
 
-// On the full catalogue (380,909 icons, 1,006,107 tag links, 36,108 words with 3,447,648
-// positions): the filters' part about 1 s, the tags' about 1 s, each of the 8 words' parts
-// about 0.5 s, each sort order 0.1 to 0.45 s (bench/RESULTS.md, 2026-11-26). The catalogue's
-// parts run once per catalogue version; the orders of downloads once per order version too.
+// Each part is one statement of its own, so that no one statement holds a connection long. The
+// catalogue's parts run once per catalogue version; the orders of downloads once per order
+// version too.
 const CATALOGUE_PARTS = [
   partStatement(['categories', 'sets', 'styles', 'colors'], ['ids', 'premium']),
   partStatement(['tags'], []),

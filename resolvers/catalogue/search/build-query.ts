@@ -142,8 +142,7 @@ function rankedRows(name: string, [tier, partial]: [Prisma.Sql, Prisma.Sql], fro
 /**
  * Whether the segments of a one-word search that rank its matches, as typed (`words`) and with
  * corrections (`fixed_rest`), walk (walkedSegment). Not below `minMatches` even with candidates
- * (NamedSegments): walking words of 2,000 to 10,000 matches with them took the median of such
- * searches from 5.4 to 16 ms (bench/RESULTS.md, 2026-11-27). `phrase`: a phrase's `words` and
+ * (NamedSegments): walking words with fewer matches made such searches slower. `phrase`: a phrase's `words` and
  * `fixed_rest` segments can be ranked tier by tier from their candidates, without a walk (NamedSegments).
  */
 export function walkedSegments(plan: SearchPlan, request: SearchPageQuery, walkSettings: WalkSettings = WALK): { words: boolean; fixedRest: boolean; phrase: boolean } {
@@ -424,16 +423,9 @@ function walkedSegment(name: string, walk: Walk, before: string[], needed: numbe
  * Whether one plan of the page statement (and of its count) fits every value it can be given, so
  * that it is planned once (prisma/reads.ts, ReadOptions.genericPlan): relevance order without
  * filters. Each of its segments then reads one index (a range of the names, a GIN index, the walk's
- * rank index) and sorts what it matched, whatever the values. Generic against custom plans, on the
- * full catalogue (bench/RESULTS.md, 2026-11-28):
- *   - without a walk or candidates: the same execution time (0.50 against 0.51 ms on average over
- *     96 one-word searches, 0.68 against 0.90 over 58 corrected ones, and within the noise for
- *     words of 20 to 265,000 matches at page 1 and at page 100 of 24 and of 100 a page), while
- *     planning them for their values took 0.6 to 1.1 ms;
- *   - walked, or with candidates (25 words and phrases of 2,780 to 193,939 matches, pages 1 to 100
- *     of 24 and of 100 a page): pages ending by the 300th row took 0.29 of the time planned for their
- *     values (median; parsing and planning such a statement take 5 to 10 ms), deeper pages the same
- *     (0.98; they are dominated by ranking thousands of rows).
+ * rank index) and sorts what it matched, whatever the values, so the generic plan runs as fast as
+ * one made for the values and saves planning each statement (walked pages and pages with
+ * candidates most: their statements are the costliest to plan).
  * A sort order or a filter is planned for its values: their plans depend on how many rows match.
  */
 export function planFitsEveryValue(request: SearchPageQuery): boolean {

@@ -97,9 +97,8 @@ const MOST_NAMED = 1_000;
  * A phrase's segment of its matches is ranked tier by tier from its candidates from this many
  * matches, counted in memory: `words` when nothing is corrected, and otherwise `fixed_rest` (the
  * count is then mostly the corrections'; a misspelt word as typed matches little). Below, the larger
- * statement cost more than it saved. Over the bench's 10,000 phrases one at a time, beside the code
- * before: the 58 of 2,000+ matches as typed took 8.0 ms on average against 15.5; 65 of fewer than
- * 500 that a looser bound sent this way took 11.4 against 5.7 (bench/RESULTS.md, 2026-11-27 night).
+ * statement cost more than it saved (measured over the bench's phrases, one at a time: faster
+ * above the bound, slower below a looser one).
  */
 const PHRASE_TIERS_MIN_MATCHES = 2_000;
 
