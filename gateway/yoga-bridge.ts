@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { useBodyLimits } from './body-limits.ts';
+import { useGraphQLBounds } from './graphql-bounds.ts';
 import { isBodyless, type Exchange, type GatewayResponse, type RequestCarrier } from './pipeline/exchange.ts';
 import type { Pipeline } from './pipeline/pipeline.ts';
 import type { Envelope, GatewayPlugin } from './pipeline/plugin.ts';
@@ -41,6 +42,18 @@ export function useGatewayInYoga(gateway: BridgedGateway): YogaPlugin {
             return exchange ? gateway.pipeline.finish(refusal, exchange) : refusal;
           },
           replaced: (previous, next) => gateway.carryExchange(previous, next),
+        }),
+      );
+      addPlugin(
+        useGraphQLBounds(gateway.serverOptions, {
+          shape(refusal, carrier) {
+            const exchange = gateway.exchangeOf(carrier);
+            return exchange ? gateway.pipeline.finish(refusal, exchange) : refusal;
+          },
+          describe(carrier) {
+            const exchange = gateway.exchangeOf(carrier);
+            return exchange ? { requestId: exchange.requestId, ip: exchange.ip } : {};
+          },
         }),
       );
     },
