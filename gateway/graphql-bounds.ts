@@ -150,6 +150,19 @@ export function useGraphQLBounds({ maxGraphQLTokens, maxGraphQLNesting }: GraphQ
     if (type === 'application/json' || type === 'application/graphql+json') {
       if (jsonNestsDeeper(await request.clone().text(), maxGraphQLNesting + 2)) throw new Refusal(400, `The request's JSON is nested more than ${maxGraphQLNesting} levels deep`);
     }
+    // GraphQL multipart requests (file uploads) carry the request's JSON in these two fields.
+    if (type === 'multipart/form-data') {
+      const form = await request
+        .clone()
+        .formData()
+        .catch(() => {
+          throw new Refusal(400, 'The GraphQL request could not be read');
+        });
+      for (const name of ['operations', 'map']) {
+        const text = form.get(name);
+        if (typeof text === 'string' && jsonNestsDeeper(text, maxGraphQLNesting + 2)) throw new Refusal(400, `The "${name}" field is nested more than ${maxGraphQLNesting} levels deep`);
+      }
+    }
   }
 
   return {
