@@ -84,6 +84,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
       forDestination: (response, exchange) => shaper.forDestination(response, exchange),
     },
     exchangeOf,
+    guarded: (exchange) => plugins.some((plugin) => plugin.guards?.(exchange) ?? false),
     isDraining: () => draining,
     readinessChecks: () => ({
       database: async () => {

@@ -16,8 +16,28 @@ export const serverOptions = z
      * response); a request that would go over gets 503 with Retry-After. @default 4194304
      */
     maxBodyBytesInFlight: z.number().int().min(1_024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
-    /** Open connections; more are closed as soon as they are accepted. @default 4096 */
+    /**
+     * Tokens the GraphQL parser reads in one document; beyond them it stops, a parse error (400).
+     * @default 5000
+     */
+    maxGraphQLTokens: z.number().int().min(100).max(1_000_000).default(5_000),
+    /**
+     * How deep brackets may nest in a GraphQL query (selection sets, arguments, lists and
+     * objects counted together) and in its variables and extensions (JSON arrays and objects);
+     * deeper is refused with 400 before anything parses it. @default 64
+     */
+    maxGraphQLNesting: z.number().int().min(8).max(1_000).default(64),
+    /**
+     * Open connections. At the cap, the connection idle the longest is closed to make room; a new
+     * connection is closed at once only when none is idle. @default 4096
+     */
     maxConnections: z.number().int().min(1).max(1_000_000).default(4_096),
+    /**
+     * Open connections from one client address (IPv6: one /64), the socket's peer: its next one
+     * closes its own longest-idle connection, or is closed at once when none is idle. Behind a
+     * load balancer, set it to maxConnections. @default 1024
+     */
+    maxConnectionsPerAddress: z.number().int().min(1).max(1_000_000).default(1_024),
     /** Time a client has to send a request's headers (Node's headersTimeout), else 408. @default 10000 */
     headersTimeoutMs: milliseconds(100, 600_000).default(10_000),
     /** Time a client has to send a whole request, headers and body (Node's requestTimeout), else 408. @default 30000 */

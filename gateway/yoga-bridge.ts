@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { useBodyLimits } from './body-limits.ts';
+import { useGraphQLBounds } from './graphql-bounds.ts';
 import { isBodyless, type Exchange, type GatewayResponse, type RequestCarrier } from './pipeline/exchange.ts';
 import type { Pipeline } from './pipeline/pipeline.ts';
 import type { Envelope, GatewayPlugin } from './pipeline/plugin.ts';
@@ -42,6 +43,18 @@ export function useGatewayInYoga(gateway: BridgedGateway): YogaPlugin {
           },
           replaced: (previous, next) => gateway.carryExchange(previous, next),
           unexpected: (error, carrier) => gateway.pipeline.fail(error, gateway.exchangeOf(carrier) ?? gateway.exchangeFromFetch(carrier.request!, carrier.req)),
+        }),
+      );
+      addPlugin(
+        useGraphQLBounds(gateway.serverOptions, {
+          shape(refusal, carrier) {
+            const exchange = gateway.exchangeOf(carrier);
+            return exchange ? gateway.pipeline.finish(refusal, exchange) : refusal;
+          },
+          describe(carrier) {
+            const exchange = gateway.exchangeOf(carrier);
+            return exchange ? { requestId: exchange.requestId, ip: exchange.ip } : {};
+          },
         }),
       );
     },

@@ -33,18 +33,21 @@ export function describeClientError(error: ClientError, maxHeaderSize: number): 
   }
 }
 
-/** What a socket carries while node:http serves it (`_httpMessage` is the response in progress, if any). */
-type ServedSocket = Duplex & { _httpMessage?: { headersSent: boolean } | null };
-
 /**
  * Answers a client error on `socket` with `headers` (those every response carries) and closes
  * it; returns the answer (for logs and metrics), or undefined when nothing could be said: the
- * client is gone, or a response was already under way (as Node does, the connection is then
- * only closed, so the client never reads a second answer).
+ * client is gone, or the response in progress on it (`inProgress`) was already under way (as
+ * Node does, the connection is then only closed, so the client never reads a second answer).
  */
-export function answerClientError(error: ClientError, socket: ServedSocket, maxHeaderSize: number, headers: () => Record<string, string>): ClientErrorAnswer | undefined {
+export function answerClientError(
+  error: ClientError,
+  socket: Duplex,
+  inProgress: { headersSent: boolean } | undefined,
+  maxHeaderSize: number,
+  headers: () => Record<string, string>,
+): ClientErrorAnswer | undefined {
   const answer = describeClientError(error, maxHeaderSize);
-  if (!answer || !socket.writable || socket._httpMessage?.headersSent) {
+  if (!answer || !socket.writable || inProgress?.headersSent) {
     socket.destroy();
     return undefined;
   }

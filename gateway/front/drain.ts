@@ -5,29 +5,19 @@
 // flight with `Connection: close`, so each busy connection ends after its current response;
 // whatever is still open after `timeoutMs` (a client that never finishes its request) is cut.
 import type { Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-
-/** node:http keeps the response in progress on its socket (http-terminator and Node's own clientError default read it too). */
-type ServedSocket = Socket & { _httpMessage?: ServerResponse | null };
+import type { Connections } from './connections.ts';
 
 /** How often idle connections are closed while draining: a response already under way when draining began leaves its connection idle, not closed. */
 const SWEEP_MS = 100;
 
 export class Drain {
   private draining = false;
-  private readonly sockets = new Set<ServedSocket>();
 
-  constructor(private readonly server: Server) {
-    server.on('connection', (socket: ServedSocket) => {
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
-    });
-  }
-
-  /** Open connections (a gauge for the metrics). */
-  get connections(): number {
-    return this.sockets.size;
-  }
+  /** `connections`: the front's bookkeeping of what each connection is serving. */
+  constructor(
+    private readonly server: Server,
+    private readonly connections: Connections,
+  ) {}
 
   get isDraining(): boolean {
     return this.draining;
@@ -41,9 +31,8 @@ export class Drain {
   /** Drains and stops the server; resolves with the number of connections cut at the deadline. */
   async stop(timeoutMs: number): Promise<number> {
     this.draining = true;
-    for (const socket of this.sockets) {
-      const response = socket._httpMessage;
-      if (response && !response.headersSent) this.mark(response);
+    for (const response of this.connections.responses()) {
+      if (!response.headersSent) this.mark(response);
     }
     // One turn of the event loop first: a request that reached the socket together with the
     // signal is parsed (and its connection busy) before idle connections are closed.
@@ -58,8 +47,7 @@ export class Drain {
     clearInterval(sweep);
     clearTimeout(deadline);
     if (outcome !== 'late') return 0;
-    const cut = this.sockets.size;
-    for (const socket of this.sockets) socket.destroy();
+    const cut = this.connections.destroyAll();
     await closed;
     return cut;
   }

@@ -3,9 +3,13 @@
 // Fetch-API layers), writes what the pipeline answers, and passes everything else (/graphql)
 // to Mesh's own HTTP handler, where the gateway's Yoga plugin finds the same exchange.
 // It also bounds what one client may cost (the gateway's `server:` options): time to send a
-// request, connections open, the JSON error body for what Node refuses itself, and a drain in
-// bounded time on stop.
+// request, connections open (in all and per address: connections.ts), the JSON error body for
+// what Node refuses itself, a warning when accept() fails for want of file descriptors, and a
+// drain in bounded time on stop.
+import { closeSync, openSync } from 'node:fs';
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { devNull } from 'node:os';
 import { createMeshHTTPHandler } from '@graphql-mesh/http';
 import { logger } from '../../lib/logger.ts';
 import { whenReady } from '../../lib/maybe-promise.ts';
@@ -13,6 +17,7 @@ import { isBodyless, type Exchange, type GatewayResponse } from '../pipeline/exc
 import { errorResponse } from '../pipeline/responses.ts';
 import type { ServerOptions } from '../server-options.ts';
 import { answerClientError } from './client-errors.ts';
+import { Connections } from './connections.ts';
 import { Drain } from './drain.ts';
 import type { LoadedMesh } from './load-mesh.ts';
 
@@ -127,6 +132,7 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
       requireHostHeader: false,
     },
     (req, res) => {
+      connections.started(req.socket, res);
       drain.mark(res);
       whenReady(
         () => handle(req, res),
@@ -135,23 +141,27 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
       );
     },
   );
-  server.maxConnections = options.maxConnections;
-  const drain = new Drain(server);
-  metrics.countConnections(() => drain.connections);
-
   const warnFull = throttled(60_000, () =>
-    logger.warn({ msg: `Refusing new connections: ${options.maxConnections} are open (server.maxConnections); counted in icon_gateway_connections_refused_total` }),
+    logger.warn({
+      msg: `Refusing new connections: server.maxConnections (${options.maxConnections}) or server.maxConnectionsPerAddress (${options.maxConnectionsPerAddress}) are open and none is idle; counted in icon_gateway_connections_refused_total`,
+    }),
   );
-  server.on('drop', () => {
-    metrics.connectionRefused();
-    warnFull();
+  const connections = new Connections(options, {
+    refused() {
+      metrics.connectionRefused();
+      warnFull();
+    },
+    evicted: () => metrics.idleConnectionClosed(),
   });
+  server.on('connection', (socket: Socket) => connections.admit(socket));
+  const drain = new Drain(server, connections);
+  metrics.countConnections(() => connections.size);
 
   server.on('clientError', (error: Error, socket) => {
     const headers = () => pipeline.commonHeaders(gateway.exchangeFromFetch(new Request('http://front/')));
-    const refused = answerClientError(error, socket, maxHeaderSize, headers);
+    const inProgress = connections.responseOn(socket);
+    const refused = answerClientError(error, socket, inProgress, maxHeaderSize, headers);
     if (!refused) return;
-    const inProgress = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
     if (inProgress) answeredOnSocket.set(inProgress, refused.status);
     metrics.clientError(refused.status);
     logger.info({ msg: 'client error', status: refused.status, reason: refused.message, ip: (socket as { remoteAddress?: string }).remoteAddress ?? null });
@@ -187,6 +197,36 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, host: string 
   }
 }
 
+/** How often the server checks that it could open one more file descriptor (see watchDescriptors). */
+const DESCRIPTOR_CHECK_MS = 1_000;
+
+/**
+ * Warns (once a minute at most) while the process is out of file descriptors. accept() failing
+ * with EMFILE or ENFILE never reaches Node's 'error' event: libuv closes a descriptor it keeps in
+ * reserve, accepts the waiting connections and closes them at once, then takes the reserve back.
+ * Clients see their connections closed and the server sees nothing; so the server asks the
+ * system itself, every second, for one descriptor, which fails exactly while accept() would.
+ */
+function watchDescriptors(server: Server): void {
+  const warn = throttled(60_000, () =>
+    logger.warn({ msg: 'The server cannot accept connections: the process is out of file descriptors (EMFILE). New connections are closed as they arrive; raise the limit (ulimit -n) or lower server.maxConnections' }),
+  );
+  const check = () => {
+    try {
+      closeSync(openSync(devNull, 'r'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EMFILE' || code === 'ENFILE') warn();
+    }
+  };
+  const timer = setInterval(check, DESCRIPTOR_CHECK_MS).unref();
+  server.once('close', () => clearInterval(timer));
+  // Node reports accept failures itself when libuv has no descriptor in reserve.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.syscall === 'accept') warn();
+  });
+}
+
 /** Listens; a ListenError saying why when it cannot. Errors after that (accept failures such as EMFILE) are logged, not fatal. */
 export function listen(server: Server, port: number, host?: string): Promise<number> {
   return new Promise((done, reject) => {
@@ -194,8 +234,10 @@ export function listen(server: Server, port: number, host?: string): Promise<num
     server.once('error', failed);
     server.listen(port, host, () => {
       server.off('error', failed);
-      const warnAccept = throttled(60_000, () => logger.warn({ msg: 'The server cannot accept connections (out of file descriptors?)' }));
-      server.on('error', (error: NodeJS.ErrnoException) => (error.syscall === 'accept' ? warnAccept() : logger.error({ msg: 'HTTP server error', err: error })));
+      watchDescriptors(server);
+      server.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.syscall !== 'accept') logger.error({ msg: 'HTTP server error', err: error });
+      });
       const address = server.address();
       done(typeof address === 'object' && address ? address.port : port);
     });

@@ -97,7 +97,12 @@ export class GatewayMetrics {
   });
   private readonly refusedConnections = new Counter({
     name: 'icon_gateway_connections_refused_total',
-    help: 'Connections closed as they arrived because server.maxConnections were open (npm start)',
+    help: 'Connections closed as they arrived: server.maxConnections or server.maxConnectionsPerAddress were open and none was idle (npm start)',
+    registers: [this.registry],
+  });
+  private readonly closedIdleConnections = new Counter({
+    name: 'icon_gateway_idle_connections_closed_total',
+    help: 'Idle keep-alive connections closed to make room for a new one at server.maxConnections or server.maxConnectionsPerAddress (npm start)',
     registers: [this.registry],
   });
   private readonly clientErrors = new Counter({
@@ -173,6 +178,10 @@ export class GatewayMetrics {
 
   connectionRefused(): void {
     this.refusedConnections.inc();
+  }
+
+  idleConnectionClosed(): void {
+    this.closedIdleConnections.inc();
   }
 
   clientError(status: number): void {

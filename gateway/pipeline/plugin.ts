@@ -59,6 +59,8 @@ export interface DescribedResponse {
 export interface AddedHeader extends DescribedHeader {
   /** The statuses of the responses that carry it; omitted: every response. */
   statuses?: readonly number[];
+  /** Statuses whose responses never carry it (answered before the plugin's stage runs). */
+  exceptStatuses?: readonly number[];
   /** Whether every such response carries it; false: only some (for example once the request is counted). */
   always: boolean;
 }
@@ -103,6 +105,11 @@ export interface GatewayPlugin {
   readonly stages?: Partial<Record<Phase, Stage>>;
   /** After the response went out (or was handed to the client), once per request. */
   onComplete?(exchange: Exchange, status: number): void;
+  /**
+   * Whether this plugin's auth stage checks credentials on this request: a key is shown, or one
+   * is needed. The failed-auth throttle refuses only such requests.
+   */
+  guards?(exchange: Exchange): boolean;
   /** Plugins for Mesh's Yoga server and envelope (GraphQL context, GraphQL caching). */
   readonly yoga?: readonly YogaPlugin[];
   /** The error shaper, when this plugin is the one that decides how errors look. */
@@ -129,6 +136,8 @@ export interface GatewayServices {
   readonly errors: ErrorShaper;
   /** The exchange of a GraphQL context or a server's request object, when the pipeline saw it. */
   exchangeOf(carrier: RequestCarrier): Exchange | undefined;
+  /** Whether any plugin's authentication guards this request (GatewayPlugin.guards). */
+  guarded(exchange: Exchange): boolean;
   /** True once the server carrying the gateway drains before stopping (readiness then fails). */
   isDraining(): boolean;
   /** Everything the gateway depends on (the database, and what its plugins name), by name. */

@@ -5,7 +5,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressKey } from '../../gateway/plugins/auth-throttle/address-key.ts';
+import { addressKey } from '../../gateway/pipeline/address-key.ts';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
@@ -55,6 +55,16 @@ const address = () => {
   return `${DOCUMENTATION_RANGES[Math.floor(n / 254)]}.${(n % 254) + 1}`;
 };
 
+/**
+ * The throttle's windows are fixed and aligned (60 s here): 20 failures sent across the end of
+ * one are counted in two, and the 21st request is a 401, not a 429 (a full run of 2026-11-27).
+ * A test that must see one address reach the limit starts it in a window with `roomMs` left.
+ */
+async function startInFreshWindow(roomMs = 20_000, windowMs = 60_000) {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < roomMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 async function get(gateway: RunningGateway, key: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${gateway.url}/categories`, { headers: { 'x-api-key': key, ...headers } });
   return { status: response.status, headers: response.headers, body: await response.text() };
@@ -79,6 +89,7 @@ describe('failed authentication, throttled per address', () => {
 
   it('answers 429 with the limit headers after 20 failures from one address, and looks no more keys up for it', async () => {
     const from = { 'x-forwarded-for': address() };
+    await startInFreshWindow();
     const failuresBefore = await metric(proxied, 'icon_gateway_auth_failures_total');
     const before = keyLookups;
     for (let i = 0; i < 20; i++) expect((await get(proxied, unknownKey(), from)).status).toBe(401);
@@ -107,13 +118,61 @@ describe('failed authentication, throttled per address', () => {
 
   it('counts IPv6 clients per /64', async () => {
     const block = `2001:db8:${randomInt(0x10000).toString(16)}:${randomInt(0x10000).toString(16)}`;
+    await startInFreshWindow();
     for (let i = 1; i <= 20; i++) expect((await get(proxied, unknownKey(), { 'x-forwarded-for': `${block}::${i.toString(16)}` })).status).toBe(401);
     expect((await get(proxied, unknownKey(), { 'x-forwarded-for': `${block}:0:0:0:ffff` })).status).toBe(429);
     expect((await get(proxied, validKey, { 'x-forwarded-for': `2001:db8:${randomInt(0x10000).toString(16)}::1` })).status).toBe(200);
   });
 
+  it('throttles only what authentication guards: a throttled address still gets the public document and free files', async () => {
+    const from = { 'x-forwarded-for': address() };
+    const icon = await database.db.prisma.icon.findFirstOrThrow({ where: { premium: false, published: true }, include: { set: true }, orderBy: { id: 'asc' } });
+    const file = `${proxied.url}/svg/${icon.set.prefix}/${icon.sourceName}.svg`;
+    await startInFreshWindow();
+    for (let i = 0; i < 20; i++) expect((await get(proxied, unknownKey(), from)).status).toBe(401);
+    expect((await get(proxied, unknownKey(), from)).status).toBe(429);
+    // Nothing to authenticate: served.
+    const document = await fetch(`${proxied.url}/openapi.json`, { headers: from });
+    expect([document.status, (await document.json()).openapi]).toEqual([200, '3.1.0']);
+    const svg = await fetch(file, { headers: from });
+    expect([svg.status, svg.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    await svg.arrayBuffer();
+    // A key shown (even on a free file) or a key needed: still 429, no lookup.
+    expect((await fetch(file, { headers: { ...from, 'x-api-key': unknownKey() } })).status).toBe(429);
+    expect((await fetch(file, { headers: { ...from, authorization: `Bearer ${unknownKey()}` } })).status).toBe(429);
+    expect((await fetch(`${proxied.url}/categories`, { headers: from })).status).toBe(429);
+    expect((await fetch(`${proxied.url}/graphql?query=%7B__typename%7D`, { headers: from })).status).toBe(429);
+  });
+
+  it('exempts the addresses of exemptAddresses (off by default), and only those', async () => {
+    const exempting = (config: string) => {
+      const edited = behindOneProxy(config).replace('exemptAddresses: []', 'exemptAddresses: [198.51.100.0/25, "2001:db8:ffff::/48"]');
+      expect(edited).toContain('198.51.100.0/25');
+      return edited;
+    };
+    const gateway = await withConfig(exempting, (dir) => startGatewayInProcess(database.db, { dir, env: memoryEnv }));
+    try {
+      await startInFreshWindow();
+      const before = keyLookups;
+      for (const exempt of ['198.51.100.9', '2001:db8:ffff:1::2', '::ffff:198.51.100.10']) {
+        const statuses = [];
+        for (let i = 0; i < 25; i++) statuses.push((await get(gateway, unknownKey(), { 'x-forwarded-for': exempt })).status);
+        expect(statuses).toEqual(Array(25).fill(401));
+      }
+      expect(keyLookups - before).toBe(75);
+      // Just outside the ranges: throttled as ever.
+      for (const outside of ['198.51.100.200', '2001:db8:fffe::1']) {
+        for (let i = 0; i < 20; i++) expect((await get(gateway, unknownKey(), { 'x-forwarded-for': outside })).status).toBe(401);
+        expect((await get(gateway, unknownKey(), { 'x-forwarded-for': outside })).status).toBe(429);
+      }
+    } finally {
+      await gateway.close();
+    }
+  });
+
   // Last on `direct`: its one address (127.0.0.1) stays throttled for the rest of the window.
   it('believes no X-Forwarded-For without trustedProxies: a client cannot escape by inventing addresses', async () => {
+    await startInFreshWindow();
     for (let i = 0; i < 20; i++) expect((await get(direct, unknownKey(), { 'x-forwarded-for': address() })).status).toBe(401);
     expect((await get(direct, unknownKey(), { 'x-forwarded-for': address() })).status).toBe(429);
     expect((await get(direct, validKey, { 'x-forwarded-for': address() })).status).toBe(429);
@@ -154,6 +213,7 @@ describe.skipIf(Boolean(await redisUnavailable()))('failed authentication counte
       lost = Math.max(lost, failures - count);
     };
     const statuses = [];
+    await startInFreshWindow(40_000);
     try {
       for (let i = 0; i < 40; i++) {
         statuses.push((await get(gateways[i % 2]!, unknownKey(), from)).status);

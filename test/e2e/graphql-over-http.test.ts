@@ -236,3 +236,74 @@ describe('the graphql-http audit (GraphQL over HTTP)', () => {
     expect(failed).toEqual([]);
   });
 });
+
+describe('hostile requests (issue 45): 400 with a code, decided before anything recursive runs', () => {
+  const expectRefused = (asked: Asked, code: string, message: RegExp) => {
+    expect(asked.status).toBe(400);
+    expect(asked.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
+    expect(asked.json).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code, http: { status: 400 } } }] });
+  };
+
+  it('variables that are not JSON, on GET and in a form body', async () => {
+    const viaGet = await ask(`/graphql?query=${encodeURIComponent('{__typename}')}&variables=notjson`, { headers: { 'x-api-key': key, accept: GRAPHQL_RESPONSE } });
+    expectRefused(viaGet, 'BAD_REQUEST', /^The "variables" parameter is not JSON/);
+    const extensions = await ask(`/graphql?query=${encodeURIComponent('{__typename}')}&extensions=%7B`, { headers: { 'x-api-key': key } });
+    expectRefused(extensions, 'BAD_REQUEST', /^The "extensions" parameter is not JSON/);
+    const form = await ask('/graphql', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `query=${encodeURIComponent('{__typename}')}&variables=notjson`,
+    });
+    expectRefused(form, 'BAD_REQUEST', /^The "variables" parameter is not JSON/);
+  });
+
+  it('a query 3,000 selection sets deep (and 12,000, under the body cap)', async () => {
+    const nested = (depth: number) => `{${'a{'.repeat(depth)}b${'}'.repeat(depth + 1)}`;
+    for (const depth of [3_000, 12_000]) {
+      expectRefused(await graphql(nested(depth), { accept: GRAPHQL_RESPONSE }), 'BAD_REQUEST', /^The query is nested more than 64 levels deep/);
+    }
+    const viaGet = await ask(`/graphql?query=${encodeURIComponent(nested(1_000))}`, { headers: { 'x-api-key': key } });
+    expectRefused(viaGet, 'BAD_REQUEST', /^The query is nested more than 64 levels deep/);
+  });
+
+  it('variables nested 40,000 arrays deep', async () => {
+    const body = `{"query":"query($v: [ID]) { __typename }","variables":{"v":${'['.repeat(40_000)}${']'.repeat(40_000)}}}`;
+    expect(body.length).toBeLessThan(100 * 1024);
+    const refused = await ask('/graphql', { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
+    expectRefused(refused, 'BAD_REQUEST', /^The request's JSON is nested more than 64 levels deep/);
+    const viaGet = await ask(`/graphql?query=${encodeURIComponent('{__typename}')}&variables=${encodeURIComponent(`{"v":${'['.repeat(1_000)}${']'.repeat(1_000)}}`)}`, {
+      headers: { 'x-api-key': key },
+    });
+    expectRefused(viaGet, 'BAD_REQUEST', /^The "variables" parameter is nested more than 64 levels deep/);
+  });
+
+  it('more tokens than the parser takes: a parse error, as any other', async () => {
+    const query = `{ ${'__typename '.repeat(6_000)}}`;
+    expectOneError(await graphql(query, { accept: GRAPHQL_RESPONSE }), { status: 400, type: GRAPHQL_RESPONSE, code: 'GRAPHQL_PARSE_FAILED', message: /^Syntax Error: Document contains more th[ae][nt] 5000 tokens/ });
+  });
+
+  it('still serves what is nested within the bounds', async () => {
+    const answered = await graphql('query($name: String!) { __type(name: $name) { name } }', { accept: GRAPHQL_RESPONSE, variables: { name: 'Query' } });
+    expect([answered.status, answered.json]).toEqual([200, { data: { __type: { name: 'Query' } } }]);
+    const viaGet = await ask(`/graphql?query=${encodeURIComponent(`{${'__type(name: "Query") { fields { type { name } } }'}}`)}&variables=${encodeURIComponent('{"a":[[[1]]]}')}`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(viaGet.status).toBe(200);
+  });
+});
+
+describe('406 and 415 on /graphql (issue 45): a GraphQL error body with its Content-Type', () => {
+  it('415 for a body in a media type GraphQL over HTTP does not take', async () => {
+    const refused = await ask('/graphql', { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'text/plain', accept: GRAPHQL_RESPONSE }, body: '{__typename}' });
+    expect(refused.status).toBe(415);
+    expect(refused.type).toBe(GRAPHQL_RESPONSE);
+    expect(refused.json).toEqual({ errors: [{ message: expect.stringMatching(/Content-Type/), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', http: { status: 415 } } }] });
+  });
+
+  it('406 for an Accept the server cannot answer in', async () => {
+    const refused = await ask('/graphql', { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'text/csv' }, body: '{"query":"{__typename}"}' });
+    expect(refused.status).toBe(406);
+    expect(refused.type).toBe('application/json');
+    expect(refused.json).toEqual({ errors: [{ message: expect.stringMatching(/Accept/), extensions: { code: 'NOT_ACCEPTABLE', http: { status: 406 } } }] });
+  });
+});

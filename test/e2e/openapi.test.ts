@@ -78,6 +78,8 @@ function resolve(doc: Json, node: Json): Json {
 /** Checks answers against one document; `seen` records each path template and status met. */
 class Conformance {
   readonly seen = new Set<string>();
+  /** Per `template status` met, the header names (lower case) any answer of it carried. */
+  private readonly sent = new Map<string, Set<string>>();
   private readonly ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly documentedHeaders: Set<string>;
@@ -96,6 +98,20 @@ class Conformance {
   /** Every path template with each status it documents, as `template status`. */
   documentedPairs(): string[] {
     return Object.entries(this.doc.paths).flatMap(([template, item]: [string, Json]) => Object.keys(item.get.responses).map((status) => `${template} ${status}`));
+  }
+
+  /**
+   * The headers the document declares on a status of a path that no answer of it carried
+   * (issue 45, item 5: rate-limit headers declared on 401 and 405, which never carry them).
+   */
+  declaredButNeverSent(): string[] {
+    return [...this.sent].flatMap(([pair, sent]) => {
+      const [template, status] = pair.split(' ') as [string, string];
+      const documented = resolve(this.doc, this.doc.paths[template].get.responses[status]);
+      return Object.keys(documented?.headers ?? {})
+        .filter((name) => !sent.has(name.toLowerCase()))
+        .map((name) => `${pair}: ${name} declared, never sent`);
+    });
   }
 
   /** A JSON Schema validator for a schema of the document (its $refs into components.schemas made local). */
@@ -121,6 +137,9 @@ class Conformance {
     const template = this.template(answer.path);
     if (!template) return [`${at}: no documented path`];
     this.seen.add(`${template} ${answer.status}`);
+    const sent = this.sent.get(`${template} ${answer.status}`) ?? new Set<string>();
+    answer.headers.forEach((_, name) => void sent.add(name));
+    this.sent.set(`${template} ${answer.status}`, sent);
     const documented = resolve(this.doc, this.doc.paths[template].get.responses[String(answer.status)]);
     if (!documented) return [`${at}: status not documented`];
     const problems: string[] = [];
@@ -340,6 +359,7 @@ describe('every response of every route, as the document says', () => {
     }
     expect(answers.flatMap((answer) => check.problems(answer))).toEqual([]);
     expect(answers.filter((answer) => answer.headers.get('x-cache') === 'HIT').length).toBeGreaterThanOrEqual(4);
+    expect(check.declaredButNeverSent()).toEqual([]);
     // 500 and 503 are made to happen below; 408 takes the server's timeouts (slow-and-malformed-clients.test.ts).
     // /usage's body changes with every request it counts, so its ETag never matches again (304
     // only happens while the rate limit cannot count, the figures null).
@@ -387,5 +407,65 @@ describe('every response of every route, as the document says', () => {
     } finally {
       await served.close();
     }
+  });
+});
+
+/**
+ * Each query parameter's declared schema against what the server takes (issue 45, item 5: the
+ * document allowed control characters and a blank `q`, which the server refused). Probe values,
+ * the same for every parameter, are read as the document says (integers as digits, lists split
+ * on commas; a blank optional value counts as absent, as its introduction says); a value the
+ * schema allows must not be refused with 400, and one it does not allow must be.
+ */
+describe('every parameter, as the document declares it', () => {
+  const ajv = new Ajv2020({ strict: false });
+
+  /** The value of `raw` in the type its schema declares (a string when it is not one). */
+  function typed(schema: Json, raw: string): unknown {
+    if (schema.type === 'integer') return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    if (schema.type === 'array') return raw.split(',').map((item) => typed(schema.items, item.trim()));
+    return raw;
+  }
+
+  function allows(parameter: Json, raw: string): boolean {
+    if (!parameter.required && raw.trim() === '') return true;
+    return ajv.validate(parameter.schema, typed(parameter.schema, raw));
+  }
+
+  function probes(schema: Json): string[] {
+    const values = ['', ' ', '\t', 'a', 'home', 'Arrow left', '0', '1', '-1', '2', '24', '100', '101', '1.5', '1e3', '2147483648', 'é', '😀'];
+    values.push('\u0001', 'a\u0001b', 'a\u007fb', 'a\tb', 'a\nb', '\u0000', '1,2', 'a,b', 'a,,b', ' ,a', 'home,\u0002');
+    const length = schema.maxLength ?? schema.items?.maxLength ?? 200;
+    values.push('x'.repeat(length), 'x'.repeat(length + 1));
+    for (const value of schema.enum ?? []) values.push(String(value), String(value).toUpperCase());
+    return values;
+  }
+
+  it('refuses (400) exactly the values the schema does not allow', async () => {
+    const icon = await database.db.prisma.icon.findFirstOrThrow({ where: { slug: freeSlug }, include: { set: true } });
+    const pathParams: Record<string, string> = { ref: freeSlug, prefix: icon.set.prefix, name: icon.sourceName };
+    const mismatches: string[] = [];
+    let asked = 0;
+    for (const [template, item] of Object.entries(document.paths) as [string, Json][]) {
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => pathParams[name]!);
+      const parameters = item.get.parameters.filter((parameter: Json) => parameter.in === 'query');
+      // The required ones with a value the schema allows, so that each probe tests one parameter.
+      const required = parameters.filter((parameter: Json) => parameter.required).map((parameter: Json) => `${parameter.name}=home`);
+      for (const parameter of parameters) {
+        // An opaque cursor: only the server can tell a real one (its description says so).
+        const opaque = parameter.name === 'after';
+        for (const raw of probes(parameter.schema)) {
+          const query = [...required.filter((pair: string) => !pair.startsWith(`${parameter.name}=`)), `${parameter.name}=${encodeURIComponent(raw)}`].join('&');
+          const response = await fetch(`${gateway.url}${path}?${query}`, { headers: { 'x-api-key': key } });
+          await response.arrayBuffer();
+          asked++;
+          const allowed = allows(parameter, raw);
+          if (allowed && response.status === 400 && !opaque) mismatches.push(`${template} ${parameter.name}=${JSON.stringify(raw)}: allowed by the document, refused`);
+          if (!allowed && response.status !== 400) mismatches.push(`${template} ${parameter.name}=${JSON.stringify(raw)}: refused by the document, answered ${response.status}`);
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(500);
+    expect(mismatches).toEqual([]);
   });
 });

@@ -30,10 +30,11 @@ export class RawConnection {
     );
   }
 
-  static open(url: string): Promise<RawConnection> {
+  /** `localAddress`: the client's own address (another loopback address, such as 127.0.0.2, is another client). */
+  static open(url: string, localAddress?: string): Promise<RawConnection> {
     const { hostname, port } = new URL(url);
     return new Promise((done, fail) => {
-      const socket = connect(Number(port), hostname, () => done(new RawConnection(socket)));
+      const socket = connect({ port: Number(port), host: hostname, ...(localAddress && { localAddress }) }, () => done(new RawConnection(socket)));
       socket.once('error', fail);
     });
   }

@@ -2,7 +2,7 @@
 // what failed authentications are counted under (IPv6 per /64). Issue 11, item 3.
 import { describe, expect, it } from 'vitest';
 import { clientAddress } from '../../gateway/pipeline/client-address.ts';
-import { addressKey } from '../../gateway/plugins/auth-throttle/address-key.ts';
+import { addressKey } from '../../gateway/pipeline/address-key.ts';
 
 describe('clientAddress', () => {
   it("is the socket's peer without trusted proxies, whatever X-Forwarded-For claims", () => {

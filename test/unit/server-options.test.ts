@@ -12,7 +12,10 @@ describe('server options', () => {
     expect(createGateway({ plugins: [] }, host).serverOptions).toEqual({
       maxBodyBytes: 102_400,
       maxBodyBytesInFlight: 4_194_304,
+      maxGraphQLTokens: 5_000,
+      maxGraphQLNesting: 64,
       maxConnections: 4_096,
+      maxConnectionsPerAddress: 1_024,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 65_000,

@@ -70,6 +70,7 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
   return {
     name: 'api-key-auth',
     stages: { auth: authenticate },
+    guards: (exchange) => !open.has(exchange.path) && (presentedKey(exchange, header) !== '' || (!allowAnonymous && !exchange.destination?.keyOptional)),
     async start(timeoutMs) {
       // Prisma compiles a query on its first use, on the thread that serves requests, and its
       // first query also starts its WebAssembly compiler: 140 ms alone, 270 ms under load, with

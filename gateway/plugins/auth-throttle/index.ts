@@ -3,7 +3,10 @@
 // database lookup). Every 401 counts as a failure; once an address has failed `limit` times in a
 // window, its requests are answered 429 before any key is looked at, until the window ends, with
 // the limit headers and Retry-After. A valid key from that address is refused too: this plugin
-// cannot tell it from another guess without the lookup it exists to avoid.
+// cannot tell it from another guess without the lookup it exists to avoid. Only what
+// authentication guards is refused (issue 45, item 3): a request that shows no key where none is
+// needed (the public document, free icons' files) costs no lookup and is served as ever.
+// Addresses in `exemptAddresses` (a fuzzer's, a probe's) are never counted nor refused.
 //
 // The count is kept in the same kind of store as the rate limits (Redis when configured: one
 // count across processes and hosts; else this process's memory). A process learns that an
@@ -24,7 +27,8 @@ import { errorResponse } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { createCounterStore } from '../rate-limit/create-store.ts';
 import { describedLimitHeaders } from '../rate-limit/described-headers.ts';
-import { addressKey } from './address-key.ts';
+import { addressKey } from '../../pipeline/address-key.ts';
+import { exemptionsOf } from './exempt-addresses.ts';
 import { authThrottleOptions, type AuthThrottleOptions } from './options.ts';
 
 /** Throttled addresses a process remembers at most (each until its window ends). */
@@ -40,7 +44,8 @@ function describeAuthThrottle(limit: number, windowSeconds: number, names: AuthT
 }
 
 export const useAuthThrottle: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
-  const { limit, windowSeconds, headers: names, ...storeChoice } = parsePluginOptions(authThrottleOptions, rawOptions, where);
+  const { limit, windowSeconds, headers: names, exemptAddresses, ...storeChoice } = parsePluginOptions(authThrottleOptions, rawOptions, where);
+  const exempt = exemptionsOf(exemptAddresses);
   const windowMs = windowSeconds * 1000;
   const store = createCounterStore(storeChoice, { plugin: 'auth-throttle', where: formatPath(where), keyPrefix: 'icon-catalogue:authfail:', services });
   /** Address key -> the window's end (Unix seconds); each entry lives until then. */
@@ -69,12 +74,13 @@ export const useAuthThrottle: PluginFactory = (rawOptions, services, where): Gat
         if (throttled.size === 0) return undefined;
         const key = addressKey(exchange.ip);
         const resetAt = throttled.get(key);
-        return resetAt === undefined ? undefined : refuse(exchange, key, resetAt);
+        return resetAt === undefined || !services.guarded(exchange) ? undefined : refuse(exchange, key, resetAt);
       },
     },
     onComplete(exchange, status) {
       if (status !== 401) return;
       services.metrics.authFailure();
+      if (exempt(exchange.ip)) return;
       // Not counted while the store cannot count (its outage is logged once by the store).
       countFailure(addressKey(exchange.ip)).catch(() => {});
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rateLimitHeaders, redisTimeoutMs, storeKind } from '../rate-limit/options.ts';
+import { exemptAddresses } from './exempt-addresses.ts';
 
 export const authThrottleOptions = z
   .object({
@@ -9,6 +10,11 @@ export const authThrottleOptions = z
     windowSeconds: z.number().int().min(1).max(86_400).default(60),
     store: storeKind,
     redisTimeoutMs,
+    /**
+     * Client addresses or CIDR blocks (IPv4 or IPv6) whose failures are neither counted nor
+     * refused: a conformance fuzzer's or a probe's, which send bad keys on purpose. @default []
+     */
+    exemptAddresses: exemptAddresses.default([]),
     /** The names of the limit headers on its 429s (rate-limit's, by default). */
     headers: rateLimitHeaders,
   })

@@ -20,7 +20,10 @@ import { rateLimitOptions, type RateLimitOptions } from './options.ts';
 /** The limit's headers and refusals, under their configured names, for the API's description. */
 function describeRateLimit({ headers: names, hourlyLimit, failOpen }: RateLimitOptions): ApiDescription {
   const { retryAfter, remaining, reset } = describedLimitHeaders(names);
-  const counted = 'Sent once the request is counted against the limit (not on 401, 404 for an unknown path, or 405; not while the count cannot be read).';
+  const counted = 'Sent once the request is counted against the limit (not on 404 for an unknown path; not while the count cannot be read).';
+  // Answered before the limit phase counts a request: authentication (401), routing (405), and
+  // the HTTP server itself (408, 431). The document declares these headers on none of them.
+  const uncounted = [401, 405, 408, 431];
   return {
     responses: [
       { status: 429, description: `The hourly limit is used up; try again after the seconds in ${names.retryAfter}.`, headers: [retryAfter, remaining, reset] },
@@ -28,8 +31,8 @@ function describeRateLimit({ headers: names, hourlyLimit, failOpen }: RateLimitO
     ],
     headers: [
       { name: names.limit, description: 'Requests allowed per hour: the key’s own limit once the key is known, else the default.', schema: { type: 'integer', minimum: 1 }, always: true },
-      { ...remaining, description: `${remaining.description} ${counted}`, always: false },
-      { ...reset, description: `${reset.description} ${counted}`, always: false },
+      { ...remaining, description: `${remaining.description} ${counted}`, always: false, exceptStatuses: uncounted },
+      { ...reset, description: `${reset.description} ${counted}`, always: false, exceptStatuses: uncounted },
     ],
     overview: [
       `**Rate limits.** ${hourlyLimit} requests per hour per key by default (a key may have its own limit), in windows aligned to the hour. Every response says the limit in \`${names.limit}\`; once a request is counted it also carries \`${names.remaining}\` and \`${names.reset}\` (Unix seconds). Beyond the limit: 429 with \`${names.retryAfter}\` (seconds).`,

@@ -26,7 +26,7 @@ export function headersOf(status: number, producers: readonly DescribedResponse[
     }
   }
   for (const header of added) {
-    if (!header.statuses || header.statuses.includes(status)) note(header, header.always);
+    if ((!header.statuses || header.statuses.includes(status)) && !header.exceptStatuses?.includes(status)) note(header, header.always);
   }
   return Object.fromEntries(
     [...found.values()].map(({ header, required }) => [header.name, { description: header.description, schema: header.schema, required }]),

@@ -62,6 +62,14 @@ function responseName(status: number): string {
   return (STATUS_CODES[status] ?? `Status ${status}`).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase());
 }
 
+/**
+ * What the server refuses in a text (params.ts), as patterns: control characters anywhere
+ * (a value is trimmed first, so the document is stricter only about a tab or newline at either
+ * end), and for a value that must be given, one of spaces only (blank counts as absent).
+ */
+const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F]*$';
+const NOT_BLANK = '^[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*$';
+
 function paramSchema(rule: ParamRule): JsonSchema {
   const withDefault = rule.default !== undefined ? { default: rule.default } : {};
   switch (rule.type) {
@@ -70,14 +78,21 @@ function paramSchema(rule: ParamRule): JsonSchema {
     case 'string': {
       // Blank counts as absent; a value given must have at least one character (or the rule's minimum).
       const minLength = Math.max(rule.minLength ?? 1, 1);
-      return { type: 'string', ...((rule.required || minLength > 1) && { minLength }), ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }), ...withDefault };
+      return {
+        type: 'string',
+        ...((rule.required || minLength > 1) && { minLength }),
+        ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }),
+        pattern: rule.required ? NOT_BLANK : NO_CONTROL_CHARACTERS,
+        ...withDefault,
+      };
     }
     case 'enum':
       return { type: 'string', enum: Object.keys(rule.values), ...withDefault };
     case 'flag':
       return { type: 'integer', enum: [0, 1], default: rule.default ?? 0 };
     case 'list': {
-      const items = rule.items === 'integer' ? { type: 'integer' } : { type: 'string', minLength: 1, ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }) };
+      const items =
+        rule.items === 'integer' ? { type: 'integer' } : { type: 'string', minLength: 1, ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }), pattern: NOT_BLANK };
       return { type: 'array', items, minItems: 1, maxItems: rule.maxItems };
     }
   }

@@ -1,6 +1,7 @@
-// What failures are counted under: an IPv4 address as it is; an IPv6 address by its /64, the
-// block one subscriber or host usually holds (counting per address would let a client rotate
-// through 2^64 of them).
+// What a client is counted under, by the failed-auth throttle and the front's per-address
+// connection bound: an IPv4 address as it is; an IPv6 address by its /64, the block one
+// subscriber or host usually holds (counting per address would let a client rotate through 2^64
+// of them).
 import { isIP } from 'node:net';
 
 export function addressKey(address: string): string {

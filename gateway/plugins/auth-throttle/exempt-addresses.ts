@@ -1,0 +1,38 @@
+// Client addresses the failed-auth throttle never counts or refuses (issue 45, item 6): the
+// address of a conformance fuzzer or a monitoring probe that sends bad keys on purpose. Each
+// entry is an address or a CIDR block, IPv4 or IPv6; none by default.
+import { BlockList, isIP } from 'node:net';
+import { z } from 'zod';
+
+/** The family and prefix length of an entry, or undefined when it is not an address or block. */
+function parseEntry(entry: string): { address: string; family: 'ipv4' | 'ipv6'; prefix?: number } | undefined {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return undefined;
+  const family = version === 4 ? 'ipv4' : 'ipv6';
+  if (prefix === undefined) return { address, family };
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (version === 4 ? 32 : 128)) return undefined;
+  return { address, family, prefix: Number(prefix) };
+}
+
+export const exemptAddresses = z.array(
+  z.string().superRefine((entry, context) => {
+    if (!parseEntry(entry)) context.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an IP address or CIDR block (such as 192.0.2.0/24 or 2001:db8::/48)` });
+  }),
+);
+
+/** Whether an address (as the exchange gives it: IPv4 plain, IPv6 as written) is exempt. */
+export function exemptionsOf(entries: readonly string[]): (address: string) => boolean {
+  if (entries.length === 0) return () => false;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const parsed = parseEntry(entry)!;
+    if (parsed.prefix === undefined) list.addAddress(parsed.address, parsed.family);
+    else list.addSubnet(parsed.address, parsed.prefix, parsed.family);
+  }
+  return (address) => {
+    const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+    const version = isIP(plain);
+    return version !== 0 && list.check(plain, version === 4 ? 'ipv4' : 'ipv6');
+  };
+}
