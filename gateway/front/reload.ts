@@ -82,6 +82,7 @@ export function createReloader({ front, host, first, log, watchFiles = false, se
     } catch (error) {
       metrics.configReload('failed');
       log.error({ msg: `Reload (${reason}) failed; still serving the previous config: ${oneLine(error)}`, file: current.file });
+      log.flush(); // now, not with the log's next batch: whoever edited the file is waiting for it
       return 'failed';
     }
     const restart = needsRestart(current, loaded);
@@ -90,11 +91,16 @@ export function createReloader({ front, host, first, log, watchFiles = false, se
     metrics.configReload('applied');
     log.info({ msg: `Reloaded ${loaded.file} (${reason}) in ${Math.round(performance.now() - started)} ms; requests in flight finish on the previous config` });
     if (restart.length) log.warn({ msg: `Reload (${reason}): ${restart.join(', ')} changed; npm start listens on PORT and HOST from the environment: restart the process to move it` });
-    const retired = swapped.then(async ({ previous, late }) => {
+    log.flush();
+    const retired = swapped.then(async ({ previous, waited, late }) => {
       if (late) log.warn({ msg: `Reload: ${late} request(s) of the previous config still unfinished after its server.drainTimeoutMs; closing it anyway` });
       await previous.gateway.close();
       previous.mesh.destroy();
-      log.debug({ msg: 'Previous config closed: its requests finished' });
+      // Said only when it had to wait: a reload with nothing in flight is one line.
+      const line = { msg: `Previous config closed once its ${waited} request(s) in flight finished, ${Math.round(performance.now() - started)} ms after the reload began` };
+      if (waited > 0) log.info(line);
+      else log.debug(line);
+      log.flush();
     });
     const tracked = retired.catch((error: unknown) => log.error({ msg: `Closing the previous config failed: ${firstLine(error)}` })).finally(() => closing.delete(tracked));
     closing.add(tracked);

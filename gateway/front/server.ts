@@ -26,9 +26,9 @@ export interface Front {
   /**
    * Serves `next` from the next request on (a config reload); connections stay open. Resolves
    * with the mesh served until now once the requests it had in flight are finished, or after
-   * its `drainTimeoutMs` (then `late` counts those still unfinished).
+   * its `drainTimeoutMs` (then `late` counts those still unfinished); `waited`: those in flight at the swap.
    */
-  swap(next: LoadedMesh): Promise<{ previous: LoadedMesh; late: number }>;
+  swap(next: LoadedMesh): Promise<{ previous: LoadedMesh; waited: number; late: number }>;
 }
 
 /**
@@ -207,6 +207,7 @@ export function createFront(first: LoadedMesh): Front {
     },
     async swap(next) {
       const previous = current;
+      const waited = previous.inFlight();
       current = servingOf(next, answeredOnSocket);
       options = next.gateway.serverOptions;
       applyServerOptions(server, options);
@@ -214,7 +215,7 @@ export function createFront(first: LoadedMesh): Front {
       const late = new Promise<'late'>((resolve) => (deadline = setTimeout(() => resolve('late'), previous.loaded.gateway.serverOptions.drainTimeoutMs)));
       const outcome = await Promise.race([previous.settled(), late]);
       clearTimeout(deadline);
-      return { previous: previous.loaded, late: outcome === 'late' ? previous.inFlight() : 0 };
+      return { previous: previous.loaded, waited, late: outcome === 'late' ? previous.inFlight() : 0 };
     },
   };
 }

@@ -57,6 +57,8 @@ export function createCounterStore(choice: StoreChoice, { plugin, where, keyPref
       keyPrefix,
       commandTimeoutMs: choice.redisTimeoutMs,
       probeEveryMs,
+      // CLIENT LIST then tells which process and plugin holds a connection (and that a reload kept it).
+      connectionName: `icon-catalogue:${plugin}:${process.pid}`,
       onDown(reason) {
         services.metrics.redisState(plugin, false);
         logger.warn({ msg: `${plugin}: Redis is down (${reason}); requests no longer wait for it, probing every ${((probeEveryMs ?? 1_000) / 1000).toFixed(1)} s`, plugin });

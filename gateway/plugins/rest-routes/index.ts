@@ -10,6 +10,7 @@
 // while the database cannot answer), and serves the OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
 import { print, type ExecutionResult, type GraphQLError } from 'graphql';
+import { formatPath } from '../../../lib/config-validation.ts';
 import { ownedUtf8 } from '../../../lib/owned-bytes.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { unavailability } from '../../../resolvers/errors.ts';
@@ -35,7 +36,7 @@ export const GRAPHQL_PATH = '/graphql';
 export const useRestRoutes: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(restRoutesOptions, rawOptions, where);
   const operationsDir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
-  const table = new RouteTable(options, loadOperations(operationsDir));
+  const table = new RouteTable(options, loadOperations(operationsDir), formatPath(where));
   // Kept across a config reload with the same cacheMaxBytes; each route's responses are keyed by
   // its version (routeKey), so a route the reload changed starts empty and the rest keep theirs.
   const cache = services.keep('rest-routes:responses', { maxBytes: options.cacheMaxBytes }, () => new ResponseCache({ maxBytes: options.cacheMaxBytes }));
