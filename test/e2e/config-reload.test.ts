@@ -60,6 +60,14 @@ async function waitForLines(gateway: ChildGateway, pattern: RegExp, times = 1): 
   }
 }
 
+/** The messages of the reload errors the gateway logged (JSON lines: quotes in them are escaped). */
+const failedLines = (gateway: ChildGateway) =>
+  gateway
+    .output()
+    .split('\n')
+    .filter((line) => FAILED.test(line))
+    .map((line) => `${(JSON.parse(line) as { msg: string }).msg} "file":"${(JSON.parse(line) as { file: string }).file}"`);
+
 const RELOADED = /Reloaded \S+\.meshrc\.yaml \(SIGHUP\)/;
 const FAILED = /Reload \(SIGHUP\) failed; still serving the previous config: [^\n]*/;
 
@@ -160,7 +168,7 @@ describe.skipIf(await postgresUnavailable())('npm start: config reload on SIGHUP
 
           const changed = edit(original, [
             ['              - path: /icons/{ref}\n', NEW_ROUTE],
-            ['hourlyLimit: 1000', 'hourlyLimit: 900'],
+            ['hourlyLimit: 1000', 'hourlyLimit: 1200'],
             ['Ordered by name. `icon_count` counts published icons;', 'Ordered by name; `icon_count` counts published icons;'],
           ]);
           await reloadWith(gateway, dir, changed, RELOADED, 1);
@@ -171,8 +179,8 @@ describe.skipIf(await postgresUnavailable())('npm start: config reload on SIGHUP
           expect(JSON.parse(added.body).data.length).toBeGreaterThan(0);
           expect(added.localPort).toBe(port);
           // The count went on (4 requests of this key before, the one in flight, this one) under the new limit.
-          expect(added.headers['x-ratelimit-limit']).toBe('900');
-          expect(added.headers['x-ratelimit-remaining']).toBe(String(900 - 6));
+          expect(added.headers['x-ratelimit-limit']).toBe('1200');
+          expect(added.headers['x-ratelimit-remaining']).toBe(String(1200 - 6));
           // The changed route starts empty; the unchanged one kept its response.
           expect((await client.get('/categories', keyed)).headers['x-cache']).toBe('MISS');
           expect((await client.get('/sets', keyed)).headers['x-cache']).toBe('HIT');
@@ -239,8 +247,8 @@ describe.skipIf(await postgresUnavailable())('npm start: config reload on SIGHUP
             ];
             for (const [index, [what, config, message]] of broken.entries()) {
               await reloadWith(gateway, dir, config, FAILED, index + 1);
-              const lines = gateway.output().match(new RegExp(FAILED.source, 'g'))!;
-              expect(lines[index], what).toMatch(message);
+              expect(failedLines(gateway)[index], what).toMatch(message);
+              expect(failedLines(gateway)[index], what).toContain(`"file":"${join(dir, '.meshrc.yaml')}"`);
               expect((await client.get('/readyz')).status, what).toBe(200);
               expect((await client.get('/categories', keyed)).status, what).toBe(200);
             }
