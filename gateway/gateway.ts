@@ -18,6 +18,7 @@ import type { Envelope, ErrorShaper, GatewayPlugin, GatewayServices } from './pi
 import { defaultErrorShaper } from './plugins/error-shaping/index.ts';
 import { PLUGIN_FACTORIES } from './plugins/index.ts';
 import type { ServerOptions } from './server-options.ts';
+import { ResourcePool } from './shared-resources.ts';
 import { useGatewayInYoga } from './yoga-bridge.ts';
 
 /** The name .meshrc.yaml lists the gateway under (the workspace package gateway/package.json). */
@@ -28,6 +29,11 @@ export interface GatewayHost {
   /** The catalogue database; called on first use, so a gateway that never serves never opens it. */
   database(): Promise<Database>;
   env?: NodeJS.ProcessEnv;
+  /**
+   * What gateways of this process share across a config reload (shared-resources.ts); a gateway
+   * without one shares nothing and closes all it made.
+   */
+  shared?: ResourcePool;
 }
 
 export interface Gateway {
@@ -36,6 +42,8 @@ export interface Gateway {
   readonly metrics: GatewayMetrics;
   /** The limits of the HTTP server that carries the gateway (the `server:` section). */
   readonly serverOptions: ServerOptions;
+  /** Files and folders the plugins' config reads besides .meshrc.yaml (what a reload re-reads). */
+  readonly watchedPaths: readonly string[];
   /** The Yoga plugin that carries this gateway into Mesh's server. */
   readonly yogaPlugin: YogaPlugin;
   /** A new exchange for a request, known to the gateway's plugins from then on. */
@@ -58,7 +66,9 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   const { plugins: entries, server: serverOptions, trustedProxies } = validateConfig(gatewayOptions, rawOptions, '.meshrc.yaml', where);
   // Each server request object carries its exchange under a symbol of this gateway's own.
   const EXCHANGE = Symbol('the gateway exchange of this request');
-  const metrics = new GatewayMetrics();
+  const lease = (host.shared ?? new ResourcePool()).lease();
+  // One set of series for the process: a reload must not reset the counters Prometheus reads.
+  const metrics = lease.keep('metrics', null, () => new GatewayMetrics());
   const plugins: GatewayPlugin[] = [];
   let shaper: ErrorShaper = defaultErrorShaper();
   let bound = false;
@@ -85,6 +95,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     },
     exchangeOf,
     guarded: (exchange) => plugins.some((plugin) => plugin.guards?.(exchange) ?? false),
+    keep: lease.keep,
     isDraining: () => draining,
     readinessChecks: () => ({
       database: async () => {
@@ -100,10 +111,16 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     }),
   };
 
-  entries.forEach((entry, index) => {
-    const [name, options] = Object.entries(entry)[0]!;
-    plugins.push(PLUGIN_FACTORIES[name]!(options, services, [...where, 'plugins', index, name]));
-  });
+  try {
+    entries.forEach((entry, index) => {
+      const [name, options] = Object.entries(entry)[0]!;
+      plugins.push(PLUGIN_FACTORIES[name]!(options, services, [...where, 'plugins', index, name]));
+    });
+  } catch (error) {
+    // A config a reload rejects: what its plugins made is let go, what the serving gateway holds stays.
+    void closePlugins(plugins).finally(() => lease.release());
+    throw error;
+  }
   shaper = plugins.find((plugin) => plugin.errors)?.errors ?? shaper;
   const api = describeApi(plugins);
 
@@ -112,6 +129,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     plugins,
     metrics,
     serverOptions,
+    watchedPaths: plugins.flatMap((plugin) => plugin.watches ?? []),
     exchangeFromNode: (req) => track(exchangeFromNode(req, trustedProxies)),
     exchangeFromFetch: (request, req) => track(exchangeFromFetch(request, req, trustedProxies)),
     exchangeOf,
@@ -132,8 +150,13 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
       draining = true;
     },
     async close() {
-      await Promise.all(plugins.map((plugin) => plugin.close?.()));
+      await closePlugins(plugins);
+      await lease.release();
     },
   };
   return { ...served, yogaPlugin: useGatewayInYoga(served) };
+}
+
+async function closePlugins(plugins: readonly GatewayPlugin[]): Promise<void> {
+  await Promise.all(plugins.map((plugin) => plugin.close?.()));
 }

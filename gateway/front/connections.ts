@@ -45,9 +45,14 @@ export class Connections {
   private idleCount = 0;
 
   constructor(
-    private readonly limits: ConnectionLimits,
+    private limits: ConnectionLimits,
     private readonly events: ConnectionEvents,
   ) {}
+
+  /** New bounds (a config reload); connections already open stay, and count against them. */
+  setLimits(limits: ConnectionLimits): void {
+    this.limits = limits;
+  }
 
   /** Open connections. */
   get size(): number {

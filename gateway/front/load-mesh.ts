@@ -11,6 +11,7 @@ import type { findAndParseConfig as FindAndParseConfig } from '@graphql-mesh/cli
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import { handleImport } from '@graphql-mesh/utils';
 import { ConfigError } from '../../lib/config-validation.ts';
+import { logger } from '../../lib/logger.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 import { GATEWAY_PLUGIN_NAME, type Gateway, type GatewayHost } from '../gateway.ts';
 import { meshPluginFactory } from '../index.ts';
@@ -24,6 +25,8 @@ export interface LoadedMesh {
   serve: unknown;
   /** The folder of the .meshrc.yaml. */
   dir: string;
+  /** The .meshrc.yaml itself. */
+  file: string;
 }
 
 /**
@@ -37,7 +40,12 @@ function meshConfigLoader(): typeof FindAndParseConfig {
   const entry = require.resolve('@graphql-mesh/cli');
   try {
     return (require(join(dirname(entry), 'config.js')) as { findAndParseConfig: typeof FindAndParseConfig }).findAndParseConfig;
-  } catch {
+  } catch (error) {
+    // Only a config module that is not where this version keeps it sends us to the entry; one
+    // that is there and fails to load is a fault of its own, reported as it is.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
+    logger.debug({ msg: `@graphql-mesh/cli has no config.js beside its entry (${code}): loading the whole CLI` });
     return (require(entry) as { findAndParseConfig: typeof FindAndParseConfig }).findAndParseConfig;
   }
 }
@@ -60,13 +68,22 @@ export async function loadMesh(host: GatewayHost, dir = configDir(host.env)): Pr
   };
   const importFn = <T>(id: string) => importModule(id).then(handleImport) as Promise<T>;
   await checkSourceModules(raw, file, importFn);
-  const config = await asConfigError(file, () => meshConfigLoader()({ dir, importFn }));
-  const [gateway, ...more] = built;
-  if (!gateway) throw new ConfigError(`${file} lists no ${GATEWAY_PLUGIN_NAME} plugin`);
-  if (more.length) throw new ConfigError(`${file} lists ${GATEWAY_PLUGIN_NAME} more than once`);
-  const mesh = await asConfigError(file, () => getMesh(config));
-  gateway.bind(mesh.getEnveloped);
-  return { mesh, gateway, serve: config.config.serve, dir };
+  let mesh: MeshInstance | undefined;
+  try {
+    const config = await asConfigError(file, () => meshConfigLoader()({ dir, importFn }));
+    const [gateway, ...more] = built;
+    if (!gateway) throw new ConfigError(`${file} lists no ${GATEWAY_PLUGIN_NAME} plugin`);
+    if (more.length) throw new ConfigError(`${file} lists ${GATEWAY_PLUGIN_NAME} more than once`);
+    mesh = await asConfigError(file, () => getMesh(config));
+    gateway.bind(mesh.getEnveloped);
+    return { mesh, gateway, serve: config.config.serve, dir, file };
+  } catch (error) {
+    // A reload that fails here must leave nothing behind beside the gateway still serving:
+    // what the new gateways made is closed, what they share with it stays (shared-resources.ts).
+    mesh?.destroy();
+    await Promise.all(built.map((gateway) => gateway.close()));
+    throw error;
+  }
 }
 
 /** Mesh's own failures while reading the config or building from it, as one line naming the file. */

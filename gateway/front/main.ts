@@ -1,6 +1,7 @@
 // `npm start`: open the database (PostgreSQL from DATABASE_URL, else the embedded PGlite
 // directory), migrate it, on first embedded start import the demo catalogue and print a demo
-// key, then serve.
+// key, then serve. SIGHUP reloads the config in place (reload.ts, docs/reload.md); with
+// --watch-config (`npm run dev`) so does any change of .meshrc.yaml or the operations.
 import { ConfigError } from '../../lib/config-validation.ts';
 import { logger, mapBundleStack } from '../../lib/logger.ts';
 import { reportCrashesMapped } from '../../lib/mapped-stack.ts';
@@ -14,6 +15,8 @@ import { loadAllocatorTrim, startAllocatorTrims, trimIntervalFromEnv } from './a
 import { loadMesh } from './load-mesh.ts';
 import { portFromEnv } from '../../lib/listen-port.ts';
 import { createFront, listen, ListenError } from './server.ts';
+import { createReloader } from './reload.ts';
+import { ResourcePool } from '../shared-resources.ts';
 
 // What the process is doing (database, migrations, serving, stopping) is logged even when
 // LOG_LEVEL hides info lines such as the access log: supervisors and people wait for "Serving on".
@@ -22,7 +25,8 @@ const lifecycle = logger.level === 'silent' ? logger : logger.child({}, { level:
 // The log's waiting lines are written at exit by pino itself (its destination's exit hook).
 reportCrashesMapped(mapBundleStack);
 
-const host = process.env.HOST || undefined;
+const listenHost = process.env.HOST || undefined;
+const watchConfig = process.argv.includes('--watch-config');
 
 /** Expected start-up failures get one clear message and exit 1; anything else keeps its stack. */
 async function orExit<T>(work: Promise<T>): Promise<T> {
@@ -43,7 +47,9 @@ const trimIntervalMs = await orExit(Promise.resolve().then(() => trimIntervalFro
 const port = await orExit(Promise.resolve().then(() => portFromEnv()));
 let provideDatabase!: (db: Database) => void;
 const database = new Promise<Database>((resolve) => (provideDatabase = resolve));
-const loaded = await orExit(loadMesh({ database: () => database }));
+// One pool for the process: a reloaded gateway takes over what the one before it held.
+const host = { database: () => database, shared: new ResourcePool() };
+const loaded = await orExit(loadMesh(host));
 const db = await orExit(openServingDatabase());
 provideDatabase(db);
 lifecycle.info({ msg: `Database: ${db.location}` });
@@ -55,14 +61,19 @@ if (bootstrap.searchDataRefreshed) lifecycle.info({ msg: 'Search data rebuilt: a
 
 const front = createFront(loaded);
 await loaded.gateway.start(2_000);
-const boundPort = await listen(front.server, port, host).catch(async (error: unknown) => {
+const boundPort = await listen(front.server, port, listenHost).catch(async (error: unknown) => {
   if (!(error instanceof ListenError)) throw error;
   console.error(`error: ${error.message}`);
   await loaded.gateway.close();
   await db.close();
   process.exit(1);
 });
-lifecycle.info({ msg: `Serving on http://${host ?? 'localhost'}:${boundPort} (ready ${(performance.now() / 1000).toFixed(1)} s after the process started)` });
+const reloader = createReloader({ front, host, first: loaded, log: lifecycle, watchFiles: watchConfig });
+// `kill -HUP <pid>` reloads: the pid is in this line for whoever reads it rather than the JSON.
+const reloadsOn = watchConfig ? 'SIGHUP or a change of the config reloads it' : 'SIGHUP reloads the config';
+lifecycle.info({
+  msg: `Serving on http://${listenHost ?? 'localhost'}:${boundPort} (pid ${process.pid}, ready ${(performance.now() / 1000).toFixed(1)} s after the process started; ${reloadsOn})`,
+});
 logger.flush(); // the line a supervisor (or a test) waits for goes out now, not with the next batch
 // The list index (list pages and search totals in memory) is read now, in the background,
 // rather than started by the first request that needs it; requests use SQL until it is read.
@@ -119,7 +130,8 @@ async function stop(signal: string) {
     process.exit(1);
   }
   stopping = true;
-  const { drainTimeoutMs } = loaded.gateway.serverOptions;
+  reloader.close();
+  const { drainTimeoutMs } = reloader.current.gateway.serverOptions;
   lifecycle.info({ msg: `${signal}: draining (readiness fails, connections close after their current response; at most ${drainTimeoutMs} ms), then stopping` });
   setTimeout(() => {
     lifecycle.error({ msg: `Still stopping ${drainTimeoutMs + CLOSE_GRACE_MS} ms after ${signal}: exiting now` });
@@ -127,8 +139,11 @@ async function stop(signal: string) {
     process.exit(1);
   }, drainTimeoutMs + CLOSE_GRACE_MS).unref();
   stopTrims?.();
+  // A reload under way finishes first (it swaps the gateway the drain then stops).
+  await reloader.settle();
   await front.close();
-  await loaded.gateway.close();
+  await reloader.retired(); // the gateways reloads replaced: the drain ended their requests too
+  await reloader.current.gateway.close();
   await db.close();
   // Exit once the log is written, or after 2 s if stdout does not take it.
   setTimeout(() => process.exit(0), 2_000).unref();
@@ -136,3 +151,8 @@ async function stop(signal: string) {
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGHUP', () => {
+  if (stopping) return;
+  lifecycle.info({ msg: 'SIGHUP: reloading the config' });
+  void reloader.reload('SIGHUP');
+});

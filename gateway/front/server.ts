@@ -28,6 +28,12 @@ export interface Front {
    * connection, idle ones close at once, and what is still open after `drainTimeoutMs` is cut.
    */
   close(): Promise<void>;
+  /**
+   * Serves `next` from the next request on (a config reload); connections stay open. Resolves
+   * with the mesh served until now once the requests it had in flight are finished, or after
+   * its `drainTimeoutMs` (then `late` counts those still unfinished); `waited`: those in flight at the swap.
+   */
+  swap(next: LoadedMesh): Promise<{ previous: LoadedMesh; waited: number; late: number }>;
 }
 
 /**
@@ -65,8 +71,10 @@ function throttled(ms: number, log: () => void): () => void {
   };
 }
 
-export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
-  const { pipeline, serverOptions: options, metrics } = gateway;
+/** One loaded mesh as the front serves it: its handlers, and the requests it has in flight. */
+function servingOf(loaded: LoadedMesh, answeredOnSocket: WeakMap<ServerResponse, number>) {
+  const { mesh, gateway, serve, dir } = loaded;
+  const { pipeline } = gateway;
   const meshHandler = createMeshHTTPHandler<Record<string, unknown>>({
     baseDir: dir,
     getBuiltMesh: () => Promise.resolve(mesh),
@@ -75,8 +83,6 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
     rawServeConfig: { ...(serve as object | undefined), staticFiles: undefined } as never,
   });
 
-  /** Responses the clientError handler answered on the socket (a request that timed out while the gateway waited for it). */
-  const answeredOnSocket = new WeakMap<ServerResponse, number>();
   /** The status a request ended with: the server's own answer on the socket, 499 when the client left first, else what was sent. */
   const statusOf = (res: ServerResponse, clientGone: boolean) =>
     answeredOnSocket.get(res) ?? (clientGone ? CLIENT_CLOSED_REQUEST : res.headersSent ? res.statusCode : 500);
@@ -123,6 +129,43 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
     writeResponse(res, req.method ?? 'GET', pipeline.fail(error, gateway.exchangeFromNode(req)));
   }
 
+  // A request is this mesh's until its handler settled and its response closed: only then may
+  // a mesh replaced by a reload be closed.
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  const finished = () => {
+    if (--inFlight === 0) idle?.();
+  };
+  function serveRequest(req: IncomingMessage, res: ServerResponse): void {
+    inFlight++;
+    let parts = 2;
+    const done = () => {
+      if (--parts === 0) finished();
+    };
+    res.once('close', done);
+    whenReady(
+      () => handle(req, res),
+      done,
+      (error: unknown) => {
+        try {
+          fail(req, res, error);
+        } finally {
+          done();
+        }
+      },
+    );
+  }
+  const settled = () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve)));
+  return { loaded, serve: serveRequest, settled, inFlight: () => inFlight };
+}
+
+export function createFront(first: LoadedMesh): Front {
+  /** Responses the clientError handler answered on the socket (a request that timed out while the gateway waited for it). */
+  const answeredOnSocket = new WeakMap<ServerResponse, number>();
+  let current = servingOf(first, answeredOnSocket);
+  const { metrics } = first.gateway;
+  let options = first.gateway.serverOptions;
+
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs,
@@ -134,11 +177,7 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
     (req, res) => {
       connections.started(req.socket, res);
       drain.mark(res);
-      whenReady(
-        () => handle(req, res),
-        () => undefined,
-        (error: unknown) => fail(req, res, error),
-      );
+      current.serve(req, res);
     },
   );
   const warnFull = throttled(60_000, () =>
@@ -158,7 +197,8 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   metrics.countConnections(() => connections.size);
 
   server.on('clientError', (error: Error, socket) => {
-    const headers = () => pipeline.commonHeaders(gateway.exchangeFromFetch(new Request('http://front/')));
+    const { gateway } = current.loaded;
+    const headers = () => gateway.pipeline.commonHeaders(gateway.exchangeFromFetch(new Request('http://front/')));
     const inProgress = connections.responseOn(socket);
     const refused = answerClientError(error, socket, inProgress, maxHeaderSize, headers);
     if (!refused) return;
@@ -170,12 +210,36 @@ export function createFront({ mesh, gateway, serve, dir }: LoadedMesh): Front {
   return {
     server,
     async close() {
-      gateway.beginDraining();
+      current.loaded.gateway.beginDraining();
       const cut = await drain.stop(options.drainTimeoutMs);
       if (cut) logger.warn({ msg: `Cut ${cut} connection(s) still open ${options.drainTimeoutMs} ms after the drain began (server.drainTimeoutMs)` });
-      mesh.destroy();
+      current.loaded.mesh.destroy();
+    },
+    async swap(next) {
+      const previous = current;
+      const waited = previous.inFlight();
+      current = servingOf(next, answeredOnSocket);
+      options = next.gateway.serverOptions;
+      applyServerOptions(server, options);
+      connections.setLimits(options);
+      let deadline: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (deadline = setTimeout(() => resolve('late'), previous.loaded.gateway.serverOptions.drainTimeoutMs)));
+      const outcome = await Promise.race([previous.settled(), late]);
+      clearTimeout(deadline);
+      return { previous: previous.loaded, waited, late: outcome === 'late' ? previous.inFlight() : 0 };
     },
   };
+}
+
+/**
+ * The `server:` options a running server takes in place (a reload); the checking interval is
+ * fixed when the server is made, the body limits belong to each gateway, and the connection
+ * bounds to the front's Connections.
+ */
+function applyServerOptions(server: Server, options: ServerOptions): void {
+  server.headersTimeout = options.headersTimeoutMs;
+  server.requestTimeout = options.requestTimeoutMs;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs;
 }
 
 /** Why the server could not listen: one line for the operator (main.ts prints it and exits). */

@@ -129,6 +129,17 @@ export class GatewayMetrics {
     help: 'Downloads not counted because the gateway held maxPendingIcons icons the database had not taken yet',
     registers: [this.registry],
   });
+  private readonly configReloads = new Counter({
+    name: 'icon_gateway_config_reloads_total',
+    help: 'Config reloads (SIGHUP, or a change under npm run dev), by result: applied, or failed (the config did not validate or its gateway did not build; the running one kept serving)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  private readonly lastReloadSuccessful = new Gauge({
+    name: 'icon_gateway_config_last_reload_successful',
+    help: 'Whether the last config reload was applied (1; also before any) or failed (0): the config on disk is not the one served',
+    registers: [this.registry],
+  });
   private readonly droppedLogLines = new Counter({
     name: 'icon_gateway_log_lines_dropped_total',
     help: 'Log lines dropped because stdout could not keep up (more than 16 MiB waiting)',
@@ -147,6 +158,9 @@ export class GatewayMetrics {
       labelNames: ['route', 'result'],
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'icon_gateway_' });
+    this.lastReloadSuccessful.set(1);
+    this.configReloads.inc({ result: 'applied' }, 0);
+    this.configReloads.inc({ result: 'failed' }, 0);
     onDroppedLogLine(() => this.droppedLogLines.inc());
   }
 
@@ -199,6 +213,11 @@ export class GatewayMetrics {
         this.set(count());
       },
     });
+  }
+
+  configReload(result: 'applied' | 'failed'): void {
+    this.configReloads.inc({ result });
+    this.lastReloadSuccessful.set(result === 'applied' ? 1 : 0);
   }
 
   staleAnswer(what: 'key-record' | 'response'): void {

@@ -7,6 +7,7 @@ import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import type { MaybePromise } from '../../lib/maybe-promise.ts';
 import type { Database } from '../../prisma/database.ts';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
+import type { SharedResources } from '../shared-resources.ts';
 import type { Exchange, GatewayResponse, RequestCarrier } from './exchange.ts';
 
 /**
@@ -125,7 +126,10 @@ export interface GatewayPlugin {
   readonly readiness?: Record<string, () => Promise<boolean>>;
   /** Connects what the plugin needs before serving (waiting at most `timeoutMs`). */
   start?(timeoutMs: number): Promise<void>;
+  /** Stops what is this gateway's own; what it got through `services.keep` is disposed by the gateway's lease. */
   close?(): Promise<void>;
+  /** Files and folders its config reads (a reload re-reads them; `npm run dev` watches them). */
+  readonly watches?: readonly string[];
 }
 
 /** What the gateway hands every plugin factory. */
@@ -143,6 +147,12 @@ export interface GatewayServices {
   /** Everything the gateway depends on (the database, and what its plugins name), by name. */
   readinessChecks(): Record<string, () => Promise<boolean>>;
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * State that outlives a config reload (counters, connections, caches): the value the gateway
+   * serving before this one holds under `key` with equal `settings`, else a new one
+   * (gateway/shared-resources.ts). Disposed once no gateway holds it; never close it yourself.
+   */
+  keep: SharedResources['keep'];
 }
 
 /** A plugin factory: validates its own options (errors name the key under `where`), returns the plugin. */

@@ -32,12 +32,18 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
   const { header, allowAnonymous, publicPaths, keyCacheSeconds, keyStaleSeconds } = parsePluginOptions(apiKeyAuthOptions, rawOptions, where);
   const open = new Set(publicPaths);
   const prisma = async () => (await services.database()).prisma;
-  const records = new KeyCache({
-    ttlSeconds: keyCacheSeconds,
-    staleSeconds: keyStaleSeconds,
-    lookup: async (publicId) => findApiKeyRecord(await prisma(), publicId),
-    onStale: () => services.metrics.staleAnswer('key-record'),
-  });
+  // Kept across a config reload with the same times: the records say the same whatever the config.
+  const records = services.keep(
+    'api-key-auth:records',
+    { keyCacheSeconds, keyStaleSeconds },
+    () =>
+      new KeyCache({
+        ttlSeconds: keyCacheSeconds,
+        staleSeconds: keyStaleSeconds,
+        lookup: async (publicId) => findApiKeyRecord(await prisma(), publicId),
+        onStale: () => services.metrics.staleAnswer('key-record'),
+      }),
+  );
   const touch = createKeyToucher(prisma);
   const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;
   // RFC 9110 (11.6.1): a 401 says how to authenticate.

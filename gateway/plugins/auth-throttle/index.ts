@@ -48,8 +48,8 @@ export const useAuthThrottle: PluginFactory = (rawOptions, services, where): Gat
   const exempt = exemptionsOf(exemptAddresses);
   const windowMs = windowSeconds * 1000;
   const store = createCounterStore(storeChoice, { plugin: 'auth-throttle', where: formatPath(where), keyPrefix: 'icon-catalogue:authfail:', services });
-  /** Address key -> the window's end (Unix seconds); each entry lives until then. */
-  const throttled = new LRUCache<string, number>({ max: MAX_THROTTLED });
+  /** Address key -> the window's end (Unix seconds); each entry lives until then, a config reload included. */
+  const throttled = services.keep('auth-throttle:throttled', null, () => new LRUCache<string, number>({ max: MAX_THROTTLED }));
 
   const refuse = (exchange: Exchange, key: string, resetAt: number) => {
     const retryAfter = Math.max(1, Math.ceil(throttled.getRemainingTTL(key) / 1000));
@@ -88,6 +88,5 @@ export const useAuthThrottle: PluginFactory = (rawOptions, services, where): Gat
     async start(timeoutMs) {
       await store.connect(timeoutMs);
     },
-    close: () => store.close(),
   };
 };

@@ -9,23 +9,33 @@
 // only while there is something to send or fold, so an idle gateway has no timer.
 //
 // On close the last counts are sent and folded (the front closes the gateway before the
-// database). A gateway whose database is a read replica sets `enabled: false`.
+// database). A gateway whose database is a read replica sets `enabled: false`. Across a config
+// reload the counter (what is counted and not yet sent, its timer) is kept as long as its
+// options are unchanged: the old gateway's requests and the new one's add to the same tally,
+// and the last of them to close sends it.
 import { logger } from '../../../lib/logger.ts';
 import { applyDownloadBatch, expireRecentDownloads, foldDownloads } from '../../../prisma/download-batches.ts';
 import type { Database } from '../../../prisma/database.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
 import { compilePathTemplate, pathParams, type PathTemplate } from '../../pipeline/path-template.ts';
-import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
+import type { GatewayPlugin, GatewayServices, PluginFactory } from '../../pipeline/plugin.ts';
 import { parsePluginOptions } from '../options.ts';
-import { downloadCountsOptions } from './options.ts';
+import { downloadCountsOptions, type DownloadCountsOptions } from './options.ts';
 import { createDownloadTally, type DownloadedIcon } from './tally.ts';
 
 const EXPIRY_INTERVAL_MS = 3_600_000;
 const log = logger.child({ plugin: 'download-counts' });
 
-export const useDownloadCounts: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
-  const options = parsePluginOptions(downloadCountsOptions, rawOptions, where);
-  const templates = new Map<string, PathTemplate>(options.routes.map((route) => [route, compilePathTemplate(route)]));
+type CounterOptions = Pick<DownloadCountsOptions, 'flushSeconds' | 'foldSeconds' | 'recentDays' | 'maxPendingIcons'>;
+
+interface DownloadCounter {
+  /** Counts one download (false: dropped, too many icons wait) and makes sure a flush will send it. */
+  add(icon: DownloadedIcon): boolean;
+  /** Sends and folds what is left. */
+  close(): Promise<void>;
+}
+
+function createDownloadCounter(options: CounterOptions, services: Pick<GatewayServices, 'database' | 'metrics'>): DownloadCounter {
   const tally = createDownloadTally(options.maxPendingIcons);
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;
@@ -33,15 +43,6 @@ export const useDownloadCounts: PluginFactory = (rawOptions, services, where): G
   let nextExpiry = 0;
   /** When what this gateway sent is to be folded next; undefined: nothing it sent waits. */
   let foldAt: number | undefined;
-
-  /** The icon a counted route's path names; undefined for any other request. */
-  function downloadedIcon(exchange: Exchange): DownloadedIcon | undefined {
-    const route = exchange.destination?.route;
-    const template = route === undefined ? undefined : templates.get(route);
-    const params = template && pathParams(template, exchange.path);
-    if (!params) return undefined;
-    return params.ref !== undefined ? { ref: params.ref } : { prefix: params.prefix!, name: params.name! };
-  }
 
   function schedule(): void {
     timer ??= setTimeout(tick, options.flushSeconds * 1000).unref();
@@ -97,16 +98,10 @@ export const useDownloadCounts: PluginFactory = (rawOptions, services, where): G
   }
 
   return {
-    name: 'download-counts',
-    onComplete(exchange, status) {
-      if (!options.enabled || status !== 200 || exchange.method !== 'GET') return;
-      const icon = downloadedIcon(exchange);
-      if (!icon) return;
-      if (!tally.add(icon)) {
-        services.metrics.downloadDropped();
-        return;
-      }
+    add(icon) {
+      if (!tally.add(icon)) return false;
       schedule();
+      return true;
     },
     async close() {
       clearTimeout(timer);
@@ -115,6 +110,42 @@ export const useDownloadCounts: PluginFactory = (rawOptions, services, where): G
       // The unapplied batch, then what gathered meanwhile, folded at once.
       for (let attempt = 0; attempt < 3 && (tally.waiting > 0 || foldAt !== undefined); attempt++) await flush({ foldNow: true });
       if (tally.waiting > 0) log.error({ msg: 'download counts lost on close: the database did not take them', downloads: tally.waiting });
+    },
+  };
+}
+
+export const useDownloadCounts: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
+  const options = parsePluginOptions(downloadCountsOptions, rawOptions, where);
+  const templates = new Map<string, PathTemplate>(options.routes.map((route) => [route, compilePathTemplate(route)]));
+  const { flushSeconds, foldSeconds, recentDays, maxPendingIcons } = options;
+  const counterOptions = { flushSeconds, foldSeconds, recentDays, maxPendingIcons };
+  // None with `enabled: false`: such a gateway holds no counter to hand on.
+  let counter: DownloadCounter | undefined;
+
+  /** The icon a counted route's path names; undefined for any other request. */
+  function downloadedIcon(exchange: Exchange): DownloadedIcon | undefined {
+    const route = exchange.destination?.route;
+    const template = route === undefined ? undefined : templates.get(route);
+    const params = template && pathParams(template, exchange.path);
+    if (!params) return undefined;
+    return params.ref !== undefined ? { ref: params.ref } : { prefix: params.prefix!, name: params.name! };
+  }
+
+  if (options.enabled) {
+    counter = services.keep(
+      'download-counts:counter',
+      counterOptions,
+      () => createDownloadCounter(counterOptions, services),
+      (kept) => kept.close(),
+    );
+  }
+
+  return {
+    name: 'download-counts',
+    onComplete(exchange, status) {
+      if (!counter || status !== 200 || exchange.method !== 'GET') return;
+      const icon = downloadedIcon(exchange);
+      if (icon && !counter.add(icon)) services.metrics.downloadDropped();
     },
   };
 };

@@ -30,3 +30,5 @@ export const downloadCountsOptions = z
     maxPendingIcons: z.number().int().min(1).default(100_000),
   })
   .strict();
+
+export type DownloadCountsOptions = z.infer<typeof downloadCountsOptions>;

@@ -43,7 +43,8 @@ export const useGraphqlCache: PluginFactory = (rawOptions, services, where): Gat
     ttl: seconds * 1000,
     // The caller's rate-limit standing changes with every request.
     ttlPerSchemaCoordinate: { 'Query.usage': 0 },
-    cache: createInMemoryCache({ max: maxEntries }),
+    // Kept across a config reload with the same size: the schema does not change with the config.
+    cache: services.keep('graphql-cache:results', { maxEntries }, () => createInMemoryCache({ max: maxEntries })),
     includeExtensionMetadata: false,
     shouldCacheResult: ({ result }) => !result.errors?.length && Buffer.byteLength(JSON.stringify(result.data ?? null)) <= MAX_CACHED_RESULT_BYTES,
   });

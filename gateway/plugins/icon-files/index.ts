@@ -7,7 +7,7 @@
 // bytes (compressed SVGs, PNGs) are kept by content, so a premium file is never served from
 // another caller's answer without its own check.
 import { isAbsolute, resolve } from 'node:path';
-import { validate, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
+import { print, validate, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { whenReady, type MaybePromise } from '../../../lib/maybe-promise.ts';
 import { ownedBytes } from '../../../lib/owned-bytes.ts';
@@ -56,7 +56,8 @@ function fileOf(path: string, base: string, extension: string): { prefix: string
 
 export const useIconFiles: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(iconFilesOptions, rawOptions, where);
-  const operations = loadOperations(isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations));
+  const operationsDir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
+  const operations = loadOperations(operationsDir);
   const document: DocumentNode = operations.document(options.operation);
   const FILE = Symbol('icon-files: the file a request names');
   const routes = { svg: `${options.svgPath}/{prefix}/{name}.svg`, png: `${options.pngPath}/{prefix}/{name}.png` };
@@ -67,13 +68,25 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
    * markup's bytes: a count alone let 10,000 icons hold 40 MB of heap under distinct files, and
    * would let large icons (up to 900 KB of markup on the full catalogue) hold far more.
    */
-  const freeFiles = new LRUCache<string, IconFileData>({
-    maxSize: Math.max(1, options.dataCacheMaxBytes),
-    sizeCalculation: (data, key) => data.body.length + data.version.length + key.length + 96,
-    ttl: Math.max(1, options.cacheSeconds) * 1000,
-  });
+  // Kept across a config reload while what they hold cannot have changed: the data while the
+  // operation and its cache options are the same, the finished bytes (by content) while their size is.
+  const dataSettings = { document: print(document), maxSize: options.dataCacheMaxBytes, seconds: options.cacheSeconds };
+  const freeFiles = services.keep(
+    'icon-files:data',
+    dataSettings,
+    () =>
+      new LRUCache<string, IconFileData>({
+        maxSize: Math.max(1, options.dataCacheMaxBytes),
+        sizeCalculation: (data, key) => data.body.length + data.version.length + key.length + 96,
+        ttl: Math.max(1, options.cacheSeconds) * 1000,
+      }),
+  );
   /** Finished bytes by content (an SVG's ETag and the coding or PNG size): safe to share. Counted with their keys, as the response cache counts. */
-  const finished = new LRUCache<string, Buffer>({ maxSize: Math.max(1, options.cacheMaxBytes), sizeCalculation: (bytes, key) => bytes.length + key.length + 64 });
+  const finished = services.keep(
+    'icon-files:finished',
+    { maxSize: options.cacheMaxBytes },
+    () => new LRUCache<string, Buffer>({ maxSize: Math.max(1, options.cacheMaxBytes), sizeCalculation: (bytes, key) => bytes.length + key.length + 64 }),
+  );
 
   async function run(exchange: Exchange, file: FileRequest): Promise<ExecutionResult> {
     if (!enveloped) throw new Error('icon-files is not bound to a schema yet');
@@ -219,5 +232,6 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
       if (problems.length) throw new ConfigError(`operation ${options.operation} does not fit the schema: ${problems.map((problem) => problem.message).join('; ')}`);
       enveloped = operationEnvelope(served);
     },
+    watches: [operationsDir],
   };
 };

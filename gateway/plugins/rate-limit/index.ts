@@ -88,6 +88,5 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
       await store.connect(timeoutMs);
     },
     readiness: store.name === 'memory' ? {} : { [store.name]: () => store.ping() },
-    close: () => store.close(),
   };
 };

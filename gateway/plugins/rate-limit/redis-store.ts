@@ -60,6 +60,8 @@ export interface RedisStoreOptions {
   onDown?(reason: string): void;
   /** Redis answers again after `downForMs`. */
   onUp?(downForMs: number): void;
+  /** What Redis's CLIENT LIST calls the connection (which process and plugin it serves). */
+  connectionName?: string;
 }
 
 type HitReply = [count: number, now: number];
@@ -139,7 +141,7 @@ export class RedisStore implements RateLimitStore {
   /** This turn's hits, by window length and counter; sent at the turn's end (sendGathered). */
   private readonly gathered = new Map<string, GatheredHits>();
 
-  constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200, probeEveryMs, onDown = () => {}, onUp = () => {} }: RedisStoreOptions) {
+  constructor({ url, clusterNodes, keyPrefix = 'icon-catalogue:ratelimit:', commandTimeoutMs = 200, probeEveryMs, onDown = () => {}, onUp = () => {}, connectionName }: RedisStoreOptions) {
     const options: RedisOptions = {
       // No commandTimeout: ioredis times a command from its write, in a timer that runs before
       // replies are read; deadline.ts does the waiting, and a stalled connection is replaced by
@@ -151,6 +153,7 @@ export class RedisStore implements RateLimitStore {
       maxRetriesPerRequest: 0,
       lazyConnect: true,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+      ...(connectionName && { connectionName }),
     };
     if (clusterNodes?.length) {
       const { password, username } = clusterNodes[0]!;

@@ -9,7 +9,8 @@
 // of one response share its execution; kept responses serve up to cacheStaleSeconds longer
 // while the database cannot answer), and serves the OpenAPI document.
 import { isAbsolute, resolve } from 'node:path';
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import { print, type ExecutionResult, type GraphQLError } from 'graphql';
+import { formatPath } from '../../../lib/config-validation.ts';
 import { ownedUtf8 } from '../../../lib/owned-bytes.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { unavailability } from '../../../resolvers/errors.ts';
@@ -27,13 +28,18 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { loadOperations } from './operations.ts';
 import { restRoutesOptions } from './options.ts';
 import { ParamError } from './params.ts';
-import { cacheKey, ResponseCache } from './response-cache.ts';
+import { cacheKey, ResponseCache, routeKey } from './response-cache.ts';
 import { RouteTable, type RouteMatch } from './route-table.ts';
 
 export const useRestRoutes: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(restRoutesOptions, rawOptions, where);
-  const table = new RouteTable(options, loadOperations(isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations)));
-  const cache = new ResponseCache({ maxBytes: options.cacheMaxBytes });
+  const operationsDir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
+  const table = new RouteTable(options, loadOperations(operationsDir), formatPath(where));
+  // Kept across a config reload with the same cacheMaxBytes; each route's responses are keyed by
+  // its version (routeKey), so a route the reload changed starts empty and the rest keep theirs.
+  const cache = services.keep('rest-routes:responses', { maxBytes: options.cacheMaxBytes }, () => new ResponseCache({ maxBytes: options.cacheMaxBytes }));
+  const routeKeys = new Map(table.routes.map((route) => [route, routeKey(route.config.path, { config: route.config, document: print(route.document) })]));
+  const releaseRoutes = cache.holdRoutes([...routeKeys.values()]);
   const MATCH = Symbol('rest-routes: the route a request matched');
   let enveloped: OperationEnvelope | undefined;
   let openapi = { body: '{}', etag: strongETag('{}') };
@@ -142,7 +148,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     const viewer: Viewer | null = exchange.caller?.viewer ?? null;
     const { path, cache: caching } = match.route.config;
     if (caching.seconds <= 0) return refused(exchange) ?? answer(exchange, match, variables);
-    const key = cacheKey(path, variables, caching.scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`);
+    const key = cacheKey(routeKeys.get(match.route)!, variables, caching.scope === 'shared' ? 'shared' : `account:${viewer?.accountId ?? '-'}`);
     const cached = cache.get(key);
     services.metrics.responseCacheLookup(path, cached !== undefined);
     if (!cached) return refused(exchange, { key }) ?? answer(exchange, match, variables, { key, seconds: caching.seconds });
@@ -170,6 +176,10 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
       const body = JSON.stringify(buildOpenApiDocument(schema, table.routes, options.openapi, api));
       openapi = { body, etag: strongETag(body) };
       enveloped = operationEnvelope(served);
+    },
+    watches: [operationsDir],
+    async close() {
+      releaseRoutes();
     },
   };
 };

@@ -90,10 +90,18 @@ export class RouteTable {
   constructor(
     readonly options: RestRoutesOptions,
     operations: OperationLibrary,
+    /** Where the routes are in .meshrc.yaml, for errors (formatPath of the plugin's options). */
+    where?: string,
   ) {
-    this.routes = options.routes.map((config) => {
+    this.routes = options.routes.map((config, index) => {
       const template = compilePathTemplate(config.path);
-      const document = operations.document(config.operation);
+      let document: DocumentNode;
+      try {
+        document = operations.document(config.operation);
+      } catch (error) {
+        if (!(error instanceof ConfigError) || !where) throw error;
+        throw new ConfigError(`.meshrc.yaml: ${where}.routes[${index}].operation (route ${config.path}): ${error.message}`, { cause: error });
+      }
       return { config, template, document, rootField: rootFieldOf(document, config.operation), params: config.params, argumentsByVariable: new Map() };
     });
   }
