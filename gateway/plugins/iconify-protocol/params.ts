@@ -72,8 +72,11 @@ export function svgCustomizations(query: URLSearchParams, bounds: { min: number;
   if (height) customizations.height = size('height', height, bounds);
   const rotate = single(query, 'rotate');
   if (rotate) {
-    const turns = /^\d{1,3}(deg|%)?$/.test(rotate) ? rotateFromString(rotate, -1) : -1;
-    if (turns < 0) throw new CustomizationError(`rotate must be quarter turns (1, 2, 3) or degrees (90deg, 180deg, 270deg) (got "${rotate}")`);
+    // As Iconify reads it: a plain number is quarter turns; degrees and percentages must be whole quarter turns.
+    const given = /^(\d{1,3})(deg|%)?$/.exec(rotate);
+    const whole = given && (given[2] === 'deg' ? Number(given[1]) % 90 === 0 : given[2] === '%' ? Number(given[1]) % 25 === 0 : true);
+    const turns = whole ? rotateFromString(rotate, -1) : -1;
+    if (turns < 0) throw new CustomizationError(`rotate must be quarter turns (1, 2, 3), degrees (90deg, 180deg, 270deg) or 25%, 50%, 75% (got "${rotate}")`);
     customizations.rotate = turns;
   }
   const flip = single(query, 'flip');
