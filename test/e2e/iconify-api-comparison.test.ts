@@ -1,10 +1,11 @@
 // The gateway's Iconify protocol beside the Iconify API itself (@iconify/api, run from its npm
 // package on the same sets: the demo catalogue's free sets as IconifyJSON files), for a few
 // hundred icons and aliases: the icon data each gives, drawn by @iconify/utils, and the SVG files
-// for a grid of customizations. Every difference must be one of the catalogue's known ones
-// (docs/iconify-protocol.md, "Differences from the Iconify API's answers"): a body the import
-// sanitized, a fractional size or offset the import moved into a whole-number box, a hidden icon
-// (not published). The test prints the tally.
+// for a grid of customizations. Bodies are compared as the import writes them (its sanitizer
+// serializes every element with its end tag); every other difference must be one of the
+// catalogue's known ones (docs/iconify-protocol.md, "Differences from the Iconify API's answers"):
+// a fractional size or offset the import moved into a whole-number box, a hidden icon (not
+// published). The test prints the tally.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -100,11 +101,19 @@ function knownDifference(set: IconifyJSON, name: string): string | undefined {
   const icon = set.icons[aliasTarget(set, name) ?? name];
   if (!icon) return undefined;
   if (icon.hidden) return 'hidden';
-  if (sanitizeSvgBody(icon.body) !== icon.body) return 'sanitized';
   const width = icon.width ?? set.width ?? 16;
   const height = icon.height ?? set.height ?? 16;
   if (!Number.isInteger(width) || !Number.isInteger(height) || (icon.left ?? set.left ?? 0) !== 0 || (icon.top ?? set.top ?? 0) !== 0) return 'placed';
   return undefined;
+}
+
+/**
+ * An SVG file with its content written as the catalogue writes bodies (the import's sanitizer
+ * serializes every element with its end tag: `<path/>` is `<path></path>` there); the root tag as it is.
+ */
+function canonical(svg: string): string {
+  const parts = /^(<svg[^>]*>)([\s\S]*)<\/svg>$/.exec(svg);
+  return parts ? `${parts[1]}${sanitizeSvgBody(parts[2]!)}</svg>` : svg;
 }
 
 async function text(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; disposition: string | null }> {
@@ -116,7 +125,7 @@ describe('the gateway beside the Iconify API', () => {
   const same: string[] = [];
 
   it('gives the same icon data for a few hundred icons and aliases, but for the known differences', async () => {
-    const tally: Record<string, number> = { same: 0, sanitized: 0, placed: 0, hidden: 0 };
+    const tally: Record<string, number> = { same: 0, 'same once serialized': 0, placed: 0, hidden: 0 };
     const unexplained: string[] = [];
     for (const prefix of SETS) {
       const names = chosen.get(prefix)!;
@@ -134,8 +143,8 @@ describe('the gateway beside the Iconify API', () => {
           const b = getIconData(theirsJson, name);
           const drawnA = a && iconToSVG(a);
           const drawnB = b && iconToSVG(b);
-          if (drawnA && drawnB && drawnA.body === drawnB.body && drawnA.attributes.viewBox === drawnB.attributes.viewBox) {
-            tally.same!++;
+          if (drawnA && drawnB && drawnA.attributes.viewBox === drawnB.attributes.viewBox && drawnA.body === sanitizeSvgBody(drawnB.body)) {
+            tally[drawnA.body === drawnB.body ? 'same' : 'same once serialized']!++;
             same.push(`${prefix}:${name}`);
             continue;
           }
@@ -147,7 +156,7 @@ describe('the gateway beside the Iconify API', () => {
     }
     console.log(`icon data beside the Iconify API: ${JSON.stringify(tally)}`);
     expect(unexplained).toEqual([]);
-    expect(tally.same).toBeGreaterThan(200);
+    expect(tally.same! + tally['same once serialized']!).toBeGreaterThan(200);
   });
 
   it('makes the same SVG files for a grid of customizations', async () => {
@@ -161,7 +170,7 @@ describe('the gateway beside the Iconify API', () => {
           const path = `/${prefix}/${name}.svg${query ? `?${query}` : ''}`;
           const [ours, theirs] = await Promise.all([text(gateway.url, `/iconify${path}`, { 'x-api-key': key }), text(iconify.url, path)]);
           compared++;
-          if (ours.status !== theirs.status || ours.body !== theirs.body || ours.disposition !== theirs.disposition) {
+          if (ours.status !== theirs.status || canonical(ours.body) !== canonical(theirs.body) || ours.disposition !== theirs.disposition) {
             differences.push(`${path}: ${ours.status} ${ours.body.slice(0, 300)} | Iconify ${theirs.status} ${theirs.body.slice(0, 300)}`);
           }
         }
