@@ -6,7 +6,7 @@ import { generateQueries, kindCounts, QUERY_MIX, queriesInMix, type QueryKind } 
 import type { Scenario } from './report.ts';
 import { distinctUrls, zipfUrls } from './url-source.ts';
 import { iconifyIconPath, iconifySearchPath } from './iconify-api.ts';
-import { listUrls, searchUrls, singleIconPath, singleIconPicks, svgFileUrls } from './url-lists.ts';
+import { iconifyDataPaths, iconifySvgPaths, listUrls, searchUrls, singleIconPath, singleIconPicks, svgFileUrls } from './url-lists.ts';
 import type { CatalogueVocabulary } from './vocabulary.ts';
 
 export interface LongTailSettings {
@@ -24,7 +24,12 @@ export interface LongTailSettings {
   seed: number;
 }
 
-export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss'] as const;
+export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss', 'iconify-data', 'iconify-single', 'iconify-svg', 'iconify-search'] as const;
+
+/** The gateway's Iconify protocol prefix (.meshrc.yaml, iconify-protocol's path). */
+const ICONIFY_PREFIX = '/iconify';
+/** How many requests the protocol's Zipf lists hold. */
+const PROTOCOL_ZIPF_REQUESTS = 200_000;
 
 /** What Chromium and Firefox send for an image. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
@@ -84,6 +89,29 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
     notes.push(`SVG files: ${urls.length.toLocaleString('en-US')} distinct free icons' files, one in five coloured, one in five sized`);
     // As a browser asks for an <img>: compressed files are what its users get, and what the gateway keeps.
     scenarios.push({ id: 'svg-miss', label: 'SVG file misses', path: urls.at(-1)!, urls: distinctUrls(urls), headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING } });
+  }
+  // Issue 47: the same work on the same protocol, the gateway's under its prefix, the Iconify API's at its root.
+  const protocol = (id: string, label: string, paths: string[], source: (urls: readonly string[]) => ReturnType<typeof distinctUrls>) => {
+    const ours = paths.map((path) => `${ICONIFY_PREFIX}${path}`);
+    scenarios.push({ id, label, path: ours[0]!, urls: source(ours), iconify: { path: paths[0]!, urls: source(paths) } });
+  };
+  // A Zipf list is replayed in its order: its repeats are the distribution's.
+  const inOrder = (urls: readonly string[]) => ({ ...distinctUrls(urls), describe: `${urls.length.toLocaleString('en-US')} requests drawn by Zipf (s=${settings.zipfS}), in order` });
+  if (wanted('iconify-data')) {
+    notes.push(`Iconify icon data: ${PROTOCOL_ZIPF_REQUESTS.toLocaleString('en-US')} requests of 1 to 20 icons of one set, icons by Zipf (s=${settings.zipfS}) over ${vocabulary.icons.length.toLocaleString('en-US')} free icons`);
+    protocol('iconify-data', 'Iconify icon data, 1-20 icons, Zipf', iconifyDataPaths(vocabulary.icons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 5, settings.zipfS), inOrder);
+  }
+  if (wanted('iconify-single')) {
+    const icons = singleIconPicks(vocabulary.icons, settings.singleIcons, settings.seed + 6);
+    protocol('iconify-single', 'Iconify single-icon data, each distinct', icons.map((icon) => `/${encodeURIComponent(icon.prefix)}.json?icons=${encodeURIComponent(icon.name)}`), distinctUrls);
+  }
+  if (wanted('iconify-svg')) {
+    protocol('iconify-svg', 'Iconify SVG files, Zipf', iconifySvgPaths(vocabulary.icons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 7, settings.zipfS), inOrder);
+  }
+  if (wanted('iconify-search')) {
+    const count = typeof settings.searchQueries === 'number' ? settings.searchQueries : Math.min(settings.searchQueries.atMost, queriesInMix(vocabulary.search));
+    const texts = generateQueries(vocabulary.search, count, settings.seed + 8).map(({ text }) => text);
+    protocol('iconify-search', 'Iconify search, distinct human queries', texts.map(iconifySearchPath), distinctUrls);
   }
   if (wanted('list-miss')) {
     const urls = listUrls(vocabulary.list, settings.listUrls, settings.seed + 2);

@@ -36,7 +36,9 @@
 // Issue 12: BENCH_SCENARIOS (comma-separated scenario ids, or the groups "cached" and
 // "long-tail"; default all): cached: icon, svg-file, icons, icons-svg, search-home,
 // search-arrow-left, categories, sets, suggest, graphql; long-tail: search-miss, single-miss,
-// list-miss, search-zipf, svg-miss.
+// list-miss, search-zipf, svg-miss, and Iconify's protocol (issue 47; the gateway under /iconify,
+// the Iconify API at its root): iconify-data (1-20 icons of one set, Zipf), iconify-single,
+// iconify-svg (Zipf), iconify-search (distinct queries).
 // BENCH_SEARCH_QUERIES (distinct search queries; default as many as the vocabulary gives in the
 // documented mix, up to 40000: 12,000 or so embedded), BENCH_ZIPF_QUERIES (the last
 // so many of them are the Zipf mix's list; default 12000),
@@ -818,7 +820,8 @@ async function startIconifyBeside(list: Scenario[]): Promise<ServerChild | undef
     const fetched = await get(server.url, scenario.iconify!.path);
     const body = json(fetched);
     log(`  ${String(fetched.status)} ${scenario.label} on the Iconify API: ${formatInt(fetched.body.length)} bytes (representative: ${scenario.iconify!.path})`);
-    if (fetched.status !== 200 || !isObject(body)) throw new Error(`the Iconify API answered ${scenario.iconify!.path} with ${fetched.status}: ${fetched.body.toString('utf8').slice(0, 300)}`);
+    const svg = scenario.iconify!.path.split('?')[0]!.endsWith('.svg') && fetched.body.toString('utf8').startsWith('<svg');
+    if (fetched.status !== 200 || !(svg || isObject(body))) throw new Error(`the Iconify API answered ${scenario.iconify!.path} with ${fetched.status}: ${fetched.body.toString('utf8').slice(0, 300)}`);
   }
   return server;
 }

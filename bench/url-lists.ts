@@ -3,6 +3,7 @@
 // combinations of the real filters, sorts, page sizes and pages). Pure: the same catalogue
 // and seed give the same lists.
 import { type Random, seededRandom, shuffled } from './random.ts';
+import { zipfSampler } from './zipf.ts';
 
 export interface IconRef {
   id: number;
@@ -128,3 +129,46 @@ export function listUrls(vocabulary: ListVocabulary, count: number, seed: number
 
 /** `/search?q=<query>` for each query. */
 export const searchUrls = (queries: readonly string[]) => queries.map((query) => `/search?q=${encodeURIComponent(query)}`);
+
+/**
+ * Iconify's protocol as components ask it (issue 47): `count` icon data requests, each of 1 to 20
+ * icons of one set, the icons drawn by Zipf over the whole catalogue (a shuffled order is the
+ * popularity ranking): the first icon's set is the request's, its other icons drawn by Zipf over
+ * that set's icons, in the same ranking. Paths relative to the protocol's root
+ * (`/{prefix}.json?icons=...`): the gateway's are under its prefix, the Iconify API's at its root.
+ */
+export function iconifyDataPaths(icons: readonly IconRef[], count: number, seed: number, s: number): string[] {
+  const random = seededRandom(seed);
+  const ranked = shuffled(icons, random);
+  const overall = zipfSampler(ranked.length, s, random);
+  const bySet = new Map<string, IconRef[]>();
+  for (const icon of ranked) {
+    const list = bySet.get(icon.prefix);
+    if (list) list.push(icon);
+    else bySet.set(icon.prefix, [icon]);
+  }
+  const samplers = new Map<string, ReturnType<typeof zipfSampler>>();
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const first = ranked[overall.next()]!;
+    const ofSet = bySet.get(first.prefix)!;
+    let sampler = samplers.get(first.prefix);
+    if (!sampler) samplers.set(first.prefix, (sampler = zipfSampler(ofSet.length, s, random)));
+    const wanted = Math.min(ofSet.length, 1 + random.below(20));
+    const names = new Set([first.name]);
+    for (let tries = 0; names.size < wanted && tries < wanted * 20; tries++) names.add(ofSet[sampler.next()]!.name);
+    paths.push(`/${encodeURIComponent(first.prefix)}.json?icons=${[...names].map(encodeURIComponent).join(',')}`);
+  }
+  return paths;
+}
+
+/** SVG files of the protocol, icons drawn by Zipf over the whole catalogue (`/{prefix}/{name}.svg`, relative to the protocol's root). */
+export function iconifySvgPaths(icons: readonly IconRef[], count: number, seed: number, s: number): string[] {
+  const random = seededRandom(seed);
+  const ranked = shuffled(icons, random);
+  const sampler = zipfSampler(ranked.length, s, random);
+  return Array.from({ length: count }, () => {
+    const icon = ranked[sampler.next()]!;
+    return `/${encodeURIComponent(icon.prefix)}/${encodeURIComponent(icon.name)}.svg`;
+  });
+}

@@ -58,6 +58,7 @@ export async function mayReceiveMarkup(icon: PremiumAware, ownership: OwnershipL
 const ACCOUNT_DEPENDENT: Record<string, { sameForAllWhen?: { argument: string; value: boolean } }> = {
   'Query.icon': {}, // FORBIDDEN for everyone but a premium icon's owners, who get signed addresses
   'Query.iconFile': {},
+  'Query.iconifyIcons': {}, // premium icons' bodies for their owners only
   'Icon.svg': { sameForAllWhen: { argument: 'includeOwnedPremium', value: false } },
 };
 

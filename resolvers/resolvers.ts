@@ -15,6 +15,7 @@ import { decodeCursor, encodeCursor, type CursorScope } from './catalogue/cursor
 import { listPage } from './catalogue/list-icons.ts';
 import { similarIconIds } from './catalogue/similar.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
+import { iconifyCollection, iconifyIcons, iconifySearch, iconifySets } from './catalogue/iconify.ts';
 import type { CatalogueContext } from './context.ts';
 import { mayFetchFile, mayOpen, mayReceiveMarkup } from './entitlements.ts';
 import { badInput, catalogueError } from './errors.ts';
@@ -39,6 +40,9 @@ interface IconFileArgs {
   expires?: number | null;
   signature?: string | null;
 }
+
+/** The most names one Query.iconifyIcons asks for. */
+const MAX_ICONIFY_NAMES = 1000;
 
 /** An icon as Query.icon gives it: a premium one only to its owners, whose svgUrl is then signed. */
 type OpenedIcon = IconRecord & { openedByOwner?: boolean };
@@ -107,6 +111,26 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       }
       if (body === null) throw new Error(`icon ${icon.id}: the file may be fetched but its body was not read`);
       return { body, width: icon.width, height: icon.height, premium: icon.premium, version: fileVersion(icon.bodyDigest) };
+    },
+    async iconifyIcons(_root, { prefix, names }: { prefix: string; names: string[] }, context) {
+      if (names.length > MAX_ICONIFY_NAMES) throw badInput('names', `names must hold at most ${MAX_ICONIFY_NAMES} names`);
+      const data = await iconifyIcons(context.reads, prefix, names, context.viewer?.accountId ?? null);
+      if (!data) throw catalogueError('NOT_FOUND', `No icon set "${prefix}"`);
+      return data;
+    },
+    iconifySets: (_root, _args, context) => iconifySets(context.reads),
+    async iconifyCollection(_root, { prefix }: { prefix: string }, context) {
+      const data = await iconifyCollection(context.reads, prefix);
+      if (!data) throw catalogueError('NOT_FOUND', `No icon set "${prefix}"`);
+      return data;
+    },
+    iconifySearch(_root, args: { q: string; limit: number; prefixes?: string[] | null; category?: string | null }, context, info) {
+      return iconifySearch(context.reads, {
+        query: searchText(args.q, info),
+        limit: wholeNumber(info, 'limit', args.limit),
+        prefixes: args.prefixes ?? undefined,
+        category: args.category ?? undefined,
+      });
     },
     categories: (_root, _args, context) => listCategories(context.reads),
     tags: (_root, _args, context) => listTags(context.reads),

@@ -9,6 +9,7 @@ import { useDownloadCounts } from './download-counts/index.ts';
 import { useErrorShaping } from './error-shaping/index.ts';
 import { useGraphqlCache } from './graphql-cache/index.ts';
 import { useIconFiles } from './icon-files/index.ts';
+import { useIconifyProtocol } from './iconify-protocol/index.ts';
 import { useObservability } from './observability/index.ts';
 import { useRateLimit } from './rate-limit/index.ts';
 import { useRestRoutes } from './rest-routes/index.ts';
@@ -24,6 +25,7 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   'rate-limit': useRateLimit,
   'graphql-cache': useGraphqlCache,
   'icon-files': useIconFiles,
+  'iconify-protocol': useIconifyProtocol,
   'rest-routes': useRestRoutes,
   'download-counts': useDownloadCounts,
   'web-pages': useWebPages,

@@ -1,0 +1,248 @@
+// What Iconify's protocol reads of the catalogue (the gateway's iconify-protocol plugin shapes it
+// into Iconify's formats): the icons and aliases of one set by name, a set's names by category,
+// the sets with what Iconify's `info` says of them, and a search's icon names. The catalogue's
+// rules hold here as everywhere: only published icons, and a premium icon's body only for a
+// caller whose account owns it; to anyone else such an icon (and every alias of it) is absent,
+// as an unknown name is, so the protocol answers `not_found` without telling the two apart.
+import { Prisma } from '../../prisma/generated/client.ts';
+import type { Reads } from '../../prisma/reads.ts';
+import { safeSvgBody } from '../svg.ts';
+import { loadIconsInOrder } from './icon-records.ts';
+import { searchIconIds } from './search/index.ts';
+
+export interface IconifyIconData {
+  name: string;
+  /** Sanitized (svg.ts). */
+  body: string;
+  width: number;
+  height: number;
+  premium: boolean;
+}
+
+export interface IconifyAliasData {
+  name: string;
+  parent: string;
+  rotate: number;
+  hFlip: boolean;
+  vFlip: boolean;
+  width: number | null;
+  height: number | null;
+}
+
+export interface IconifyIconsData {
+  prefix: string;
+  /** Unix seconds of the set's last import. */
+  lastModified: number;
+  /** Whether the set's icons have their own colours. */
+  palette: boolean;
+  icons: IconifyIconData[];
+  /** The aliases of the names asked for and every alias their chains pass through. */
+  aliases: IconifyAliasData[];
+  /** The names asked for that the caller does not get, in the order asked. */
+  notFound: string[];
+}
+
+interface IconsRow {
+  last_modified: number;
+  multicolor: boolean;
+  /** [name, parent, rotate, hFlip, vFlip, width, height] */
+  aliases: [string, string, number, boolean, boolean, number | null, number | null][];
+  /** [name, width, height, premium, body (null: premium and not owned), body mark] */
+  icons: [string, number, number, boolean, string | null, string | null][];
+}
+
+/**
+ * One statement: the set, the aliases among the names with their chains (UNION stops a cycle),
+ * and the icons the names and the chains end at, with their bodies when the caller may have them.
+ */
+function iconsStatement(prefix: string, names: readonly string[], accountId: number | null): Prisma.Sql {
+  return Prisma.sql`
+    WITH RECURSIVE s AS (SELECT id, imported_at, multicolor FROM icon_sets WHERE prefix = ${prefix}),
+    chain AS (
+      SELECT a.name, a.parent, a.rotate, a.h_flip, a.v_flip, a.width, a.height
+        FROM icon_aliases a JOIN s ON a.set_id = s.id WHERE a.name = ANY(${names as string[]}::text[])
+      UNION
+      SELECT a.name, a.parent, a.rotate, a.h_flip, a.v_flip, a.width, a.height
+        FROM chain c JOIN s ON true JOIN icon_aliases a ON a.set_id = s.id AND a.name = c.parent
+    )
+    SELECT floor(extract(epoch FROM s.imported_at))::int AS last_modified, s.multicolor,
+      (SELECT coalesce(json_agg(json_build_array(c.name, c.parent, c.rotate, c.h_flip, c.v_flip, c.width, c.height)), '[]') FROM chain c) AS aliases,
+      (SELECT coalesce(json_agg(json_build_array(i.source_name, i.width, i.height, i.premium,
+                CASE WHEN i.premium AND NOT EXISTS (SELECT 1 FROM ownership o WHERE o.account_id = ${accountId}::int AND o.icon_id = i.id) THEN NULL ELSE i.body END,
+                i.body_mark)), '[]')
+         FROM icons i
+        WHERE i.set_id = s.id AND i.published
+          AND i.source_name = ANY(${names as string[]}::text[] || ARRAY(SELECT parent FROM chain))) AS icons
+    FROM s`;
+}
+
+/**
+ * The icons of set `prefix` named `names` as Iconify resolves them (an icon's own name wins over
+ * an alias of the same name; an alias reaches its icon through other aliases), for the account
+ * `accountId` (null: anonymous). Undefined when no set has the prefix.
+ */
+export async function iconifyIcons(reads: Reads, prefix: string, names: readonly string[], accountId: number | null): Promise<IconifyIconsData | undefined> {
+  const asked = names.filter(storable);
+  const rows = await reads.rows<IconsRow>('iconify_icons', iconsStatement(prefix, asked, accountId));
+  const row = rows[0];
+  if (!row) return undefined;
+  const delivered = new Map<string, IconifyIconData>();
+  for (const [name, width, height, premium, body, mark] of row.icons) {
+    if (body !== null) delivered.set(name, { name, body: safeSvgBody(body, mark), width, height, premium });
+  }
+  const aliasOf = new Map<string, IconifyAliasData>();
+  for (const [name, parent, rotate, hFlip, vFlip, width, height] of row.aliases) {
+    if (!delivered.has(name)) aliasOf.set(name, { name, parent, rotate, hFlip, vFlip, width, height });
+  }
+  const icons = new Map<string, IconifyIconData>();
+  const aliases = new Map<string, IconifyAliasData>();
+  const notFound: string[] = [];
+  for (const name of names) {
+    const icon = delivered.get(name);
+    if (icon) {
+      icons.set(name, icon);
+      continue;
+    }
+    const chain = aliasChain(name, aliasOf, delivered);
+    if (!chain) {
+      if (!notFound.includes(name)) notFound.push(name);
+      continue;
+    }
+    for (const alias of chain.aliases) aliases.set(alias.name, alias);
+    icons.set(chain.icon.name, chain.icon);
+  }
+  return { prefix, lastModified: row.last_modified, palette: row.multicolor, icons: [...icons.values()], aliases: [...aliases.values()], notFound };
+}
+
+/** The aliases from `name` to the icon its chain ends at; undefined when it ends nowhere the caller may go. */
+function aliasChain(name: string, aliasOf: Map<string, IconifyAliasData>, delivered: Map<string, IconifyIconData>) {
+  const passed: IconifyAliasData[] = [];
+  let current = name;
+  for (;;) {
+    const icon = delivered.get(current);
+    if (icon) return passed.length ? { aliases: passed, icon } : undefined;
+    const alias = aliasOf.get(current);
+    if (!alias || passed.includes(alias)) return undefined;
+    passed.push(alias);
+    current = alias.parent;
+  }
+}
+
+/** PostgreSQL text holds neither NUL nor half of a surrogate pair: such a name matches nothing. */
+const storable = (text: string) => !text.includes('\u0000') && !/\p{Cs}/u.test(text);
+
+export interface IconifySetData {
+  prefix: string;
+  name: string;
+  total: number;
+  author: string;
+  authorUrl: string | null;
+  licenseTitle: string;
+  licenseSpdx: string | null;
+  licenseUrl: string | null;
+  /** The first published icons by name. */
+  samples: string[];
+  /** The height most of its icons have. */
+  height: number | null;
+  palette: boolean;
+  premium: boolean;
+  lastModified: number;
+}
+
+interface SetRow {
+  prefix: string;
+  name: string;
+  total: number;
+  author: string;
+  author_url: string | null;
+  license_title: string;
+  license_spdx: string | null;
+  license_url: string | null;
+  samples: string[];
+  height: number | null;
+  multicolor: boolean;
+  premium: boolean;
+  last_modified: number;
+}
+
+/** How many sample names a set's info shows (Iconify's sets show three). */
+const SAMPLES = 3;
+
+/** Every set with published icons, by prefix; with `prefix`, that one set only. */
+export async function iconifySets(reads: Reads, prefix?: string): Promise<IconifySetData[]> {
+  const only = prefix === undefined ? Prisma.empty : Prisma.sql`AND s.prefix = ${prefix}`;
+  const rows = await reads.rows<SetRow>(
+    prefix === undefined ? 'iconify_sets' : 'iconify_set',
+    Prisma.sql`
+      SELECT s.prefix, s.name, s.icon_count AS total, s.author, s.author_url, s.license_title, s.license_spdx, s.license_url,
+        s.multicolor, s.premium, floor(extract(epoch FROM s.imported_at))::int AS last_modified,
+        ARRAY(SELECT i.source_name FROM icons i WHERE i.set_id = s.id AND i.published ORDER BY i.source_name LIMIT ${SAMPLES}) AS samples,
+        (SELECT i.height FROM icons i WHERE i.set_id = s.id AND i.published GROUP BY i.height ORDER BY count(*) DESC, i.height LIMIT 1) AS height
+      FROM icon_sets s
+      WHERE s.icon_count > 0 ${only}
+      ORDER BY s.prefix`,
+  );
+  return rows.map((row) => ({
+    prefix: row.prefix,
+    name: row.name,
+    total: row.total,
+    author: row.author,
+    authorUrl: row.author_url,
+    licenseTitle: row.license_title,
+    licenseSpdx: row.license_spdx,
+    licenseUrl: row.license_url,
+    samples: row.samples,
+    height: row.height,
+    palette: row.multicolor,
+    premium: row.premium,
+    lastModified: row.last_modified,
+  }));
+}
+
+export interface IconifyCollectionData {
+  set: IconifySetData;
+  /** Category names with their icons' names, by category name. */
+  categories: { name: string; icons: string[] }[];
+  /** Alias name -> the name it points at, for aliases of published icons. */
+  aliases: { name: string; parent: string }[];
+}
+
+/** A set's published icon names by category, and its aliases; undefined when no set with icons has the prefix. */
+export async function iconifyCollection(reads: Reads, prefix: string): Promise<IconifyCollectionData | undefined> {
+  const [set] = await iconifySets(reads, prefix);
+  if (!set) return undefined;
+  const [names, aliases] = await Promise.all([
+    reads.rows<{ category_name: string; names: string[] }>(
+      'iconify_collection_names',
+      Prisma.sql`
+        SELECT i.category_name, array_agg(i.source_name ORDER BY i.source_name) AS names
+        FROM icons i JOIN icon_sets s ON s.id = i.set_id
+        WHERE s.prefix = ${prefix} AND i.published
+        GROUP BY i.category_name ORDER BY i.category_name`,
+    ),
+    reads.rows<{ name: string; parent: string }>(
+      'iconify_collection_aliases',
+      Prisma.sql`
+        SELECT a.name, a.parent FROM icon_aliases a JOIN icon_sets s ON s.id = a.set_id JOIN icons i ON i.id = a.icon_id
+        WHERE s.prefix = ${prefix} AND i.published ORDER BY a.name`,
+    ),
+  ]);
+  return { set, categories: names.map((row) => ({ name: row.category_name, icons: row.names })), aliases };
+}
+
+export interface IconifySearchRequest {
+  query: string;
+  limit: number;
+  /** Set prefixes; undefined: every set. */
+  prefixes?: readonly string[] | undefined;
+  /** A category slug. */
+  category?: string | undefined;
+}
+
+/** The first `limit` matches of a search in relevance order, as `prefix:name`. */
+export async function iconifySearch(reads: Reads, request: IconifySearchRequest): Promise<string[]> {
+  const filter = { set: request.prefixes ?? null, category: request.category ?? null };
+  const { ids } = await searchIconIds(reads, { q: request.query, page: 1, perPage: request.limit, filter });
+  const icons = await loadIconsInOrder(reads, ids);
+  return icons.map((icon) => `${icon.set.prefix}:${icon.sourceName}`);
+}
