@@ -259,7 +259,7 @@ describe.skipIf(await postgresUnavailable())('npm start: config reload on SIGHUP
 
             // The port cannot move in place: said, and the rest is applied.
             await reloadWith(gateway, dir, `${original}\n  port: 5999\n`.replace('serve:\n', 'serve:\n  hostname: 127.0.0.2\n'), RELOADED, 1);
-            expect(gateway.output()).toMatch(/Reload \(SIGHUP\): serve\.port \(unset -> 5999\), serve\.hostname \(unset -> "127\.0\.0\.2"\) changed; npm start listens on PORT and HOST/);
+            expect(gateway.output()).toMatch(/Reload \(SIGHUP\): serve\.port \(unset -> 5999\), serve\.hostname \(unset -> \\"127\.0\.0\.2\\"\) changed; npm start listens on PORT and HOST/);
 
             // Busy keep-alive clients, cached and uncached routes, across 5 reloads.
             const busy = Array.from({ length: 4 }, () => ({ client: keepAliveClient(gateway.url), statuses: [] as number[], ports: new Set<number>(), errors: [] as string[] }));
