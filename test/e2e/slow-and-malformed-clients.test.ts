@@ -107,7 +107,8 @@ describe('slow clients (headersTimeoutMs 1000, requestTimeoutMs 2000)', () => {
 describe(`the connection caps (maxConnections ${MAX_CONNECTIONS}, maxConnectionsPerAddress ${PER_ADDRESS})`, () => {
   let gateway: RunningGateway;
   beforeAll(async () => {
-    gateway = await startGateway({ maxConnections: MAX_CONNECTIONS, maxConnectionsPerAddress: PER_ADDRESS });
+    // Long timeouts: connections held mid-request must still be open when a test finishes them.
+    gateway = await startGateway({ maxConnections: MAX_CONNECTIONS, maxConnectionsPerAddress: PER_ADDRESS, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 });
   });
   afterAll(() => gateway?.close());
 

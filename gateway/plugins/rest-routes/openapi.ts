@@ -10,6 +10,7 @@ import type { ApiDescription, DescribedHeader, DescribedResponse } from '../../p
 import { headerComponents, headersOf } from './openapi-headers.ts';
 import { ResponseSchemas, type JsonSchema } from './openapi-schemas.ts';
 import type { ParamRule, RestRoutesOptions } from './options.ts';
+import { INT32_MAX } from './params.ts';
 import type { CompiledRoute } from './route-table.ts';
 
 const ERROR_SCHEMA: JsonSchema = {
@@ -92,7 +93,10 @@ function paramSchema(rule: ParamRule): JsonSchema {
       return { type: 'integer', enum: [0, 1], default: rule.default ?? 0 };
     case 'list': {
       const items =
-        rule.items === 'integer' ? { type: 'integer' } : { type: 'string', minLength: 1, ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }), pattern: NOT_BLANK };
+        rule.items === 'integer'
+          ? // The server takes whole numbers of GraphQL's Int range only (params.ts).
+            { type: 'integer', minimum: -INT32_MAX - 1, maximum: INT32_MAX }
+          : { type: 'string', minLength: 1, ...(rule.maxLength !== undefined && { maxLength: rule.maxLength }), pattern: NOT_BLANK };
       return { type: 'array', items, minItems: 1, maxItems: rule.maxItems };
     }
   }
