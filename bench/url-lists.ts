@@ -153,7 +153,10 @@ export function iconifyDataPaths(icons: readonly IconRef[], count: number, seed:
     const first = ranked[overall.next()]!;
     const ofSet = bySet.get(first.prefix)!;
     let sampler = samplers.get(first.prefix);
-    if (!sampler) samplers.set(first.prefix, (sampler = zipfSampler(ofSet.length, s, random)));
+    if (!sampler) {
+      sampler = zipfSampler(ofSet.length, s, random);
+      samplers.set(first.prefix, sampler);
+    }
     const wanted = Math.min(ofSet.length, 1 + random.below(20));
     const names = new Set([first.name]);
     for (let tries = 0; names.size < wanted && tries < wanted * 20; tries++) names.add(ofSet[sampler.next()]!.name);

@@ -87,6 +87,18 @@ describe('icon data (/iconify/{prefix}.json)', () => {
     expect(Number(again.headers.get('x-ratelimit-remaining'))).toBe(Number(response.headers.get('x-ratelimit-remaining')) - 1);
   });
 
+  it('answers a request partly kept: the kept icons and the operation answer for the rest, in one IconifyJSON', async () => {
+    await json('/iconify/mdi.json?icons=home,house-flipped,no-such-icon');
+    const mixed = await json<IconifyJSON>('/iconify/mdi.json?icons=bell,home,house-flipped,no-such-icon,another-missing-icon');
+    expect(Object.keys(mixed.icons).sort()).toEqual(['bell', 'home']);
+    expect(mixed.aliases).toEqual({ 'house-flipped': { parent: 'home', hFlip: true } });
+    expect(mixed.not_found).toEqual(['no-such-icon', 'another-missing-icon']);
+    expect(getIconData(mixed, 'home')).toMatchObject({ body: free.body });
+    const whole = await get('/iconify/mdi.json?icons=bell,home,house-flipped,no-such-icon,another-missing-icon');
+    expect(whole.headers.get('x-cache')).toBe('HIT');
+    expect(JSON.parse(whole.text)).toEqual(mixed);
+  });
+
   it('resolves aliases as Iconify does: the chain of aliases and the icon it ends at, with their transformations', async () => {
     const data = await json<IconifyJSON>('/iconify/mdi.json?icons=house-turned');
     expect(Object.keys(data.icons)).toEqual(['home']);
