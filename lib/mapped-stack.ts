@@ -1,7 +1,7 @@
 // Stack traces in the project's TypeScript lines, mapped when they are logged or a crash prints
 // them. `npm start` runs the bundle without `--enable-source-maps`: that flag makes Node read and
-// keep the source map of every module it loads that names one, most of them packages' (about 9.5
-// MB of heap and 20 MB of resident memory on an idle gateway, bench/RESULTS.md), to map stacks
+// keep the source map of every module it loads that names one, most of them packages' (megabytes
+// of heap and resident memory on an idle gateway), to map stacks
 // nobody may ever read. Here only the bundle's own map is read, on the first stack that has one
 // of its frames.
 import { readFileSync } from 'node:fs';

@@ -1,9 +1,8 @@
 // Bytes that hold exactly their own memory, for whatever a cache keeps. A Buffer can be a view of
 // a larger block: node:zlib's synchronous output is a slice of its 16 KiB output chunk, and
 // Buffer.from of a short string is a slice of an 8 KiB pool shared with unrelated buffers. A cache
-// that keeps the view keeps the whole block, and counts only the view: 103 bytes of brotli held
-// 16 KiB, and 15,000 compressed SVG files counted as 2 MB held 226 MB (bench/RESULTS.md,
-// 2026-11-26 morning).
+// that keeps the view keeps the whole block, and counts only the view: a cache of compressed files
+// held many times the memory it counted.
 
 /** `bytes` when it is the whole of its block, else a copy of it in a block of its own size. */
 export function ownedBytes(bytes: Buffer): Buffer {

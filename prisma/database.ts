@@ -157,7 +157,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
 /**
  * PGlite's own start parameters, plus a smaller buffer cache: its 128 MB of shared buffers live
  * in the process's WebAssembly memory, which never shrinks, and the data directory's pages are
- * in the operating system's file cache anyway (bench/RESULTS.md, 2026-11-24).
+ * in the operating system's file cache anyway.
  */
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=48MB'];
 
@@ -248,13 +248,12 @@ function exclusiveOn(client: PGlite): QueryRunner {
  *
  * No JIT compilation: PostgreSQL compiles a statement whose estimated cost passes
  * jit_above_cost (100,000), and the estimates of statements with per-row subqueries pass it
- * while they run in milliseconds; compiling took 280 ms of a 306 ms similar-icons page on the
- * full catalogue (bench/RESULTS.md, 2026-11-24). An API's statements are short; JIT pays off
+ * while they run in milliseconds; compiling took most of a similar-icons page's time. An API's statements are short; JIT pays off
  * only for long analytical scans, which the CLI's imports do not depend on either.
  *
- * No parallel workers per statement: a parallel plan starts worker processes (about 18 ms on
- * these 2-core machines) for list pages that walk a sort index, and under concurrent requests
- * the workers only take cores from the other statements (bench/RESULTS.md, 2026-11-24).
+ * No parallel workers per statement: a parallel plan starts worker processes (costly next to a
+ * page's own work) for list pages that walk a sort index, and under concurrent requests the
+ * workers only take cores from the other statements.
  */
 function sessionSettings(options: string | undefined, more: string[] = []): string {
   return [options, '-c jit=off', '-c max_parallel_workers_per_gather=0', ...more].filter(Boolean).join(' ');

@@ -5,9 +5,8 @@
 // Why not `@electric-sql/pglite/node-postgres` (0.5.16), which does the same: it hands each
 // message to PGlite on its own (parse, bind, describe, execute and sync: five calls into the
 // WebAssembly module per statement), and parses the answers with PGlite's parser, which copies
-// every field of every row into an ArrayBuffer of its own before decoding it. In a CPU profile of
-// embedded list-page misses that copy was 15 % of the gateway's busy thread (bench/RESULTS.md,
-// 2026-11-26). Here a statement's messages go in one call, when pg sends its Sync (or Flush), and
+// every field of every row into an ArrayBuffer of its own before decoding it, a large part of the
+// gateway's busy thread in a CPU profile of embedded list-page misses. Here a statement's messages go in one call, when pg sends its Sync (or Flush), and
 // pg's parser decodes fields straight from the answer's bytes.
 //
 // PGlite's raw stream hands over the answer's bytes without parsing them (its other calls parse

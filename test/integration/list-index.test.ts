@@ -7,7 +7,7 @@
 // kind of filter); a search whose total it counts runs one statement without a count; and after
 // an import the total is the new catalogue's.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDownloadBatch, expireRecentDownloads, foldDownloads } from '../../prisma/download-batches.ts';
 import { refreshConceptBreadth } from '../../prisma/import/refresh-search.ts';
 import { offsetOf, SORT_KEYS, type IconFilter } from '../../resolvers/catalogue/filters.ts';
@@ -65,18 +65,6 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
   async function bySql(request: ListRequest) {
     const { ids, total } = await listIconIds(database.db.reads, request);
     return { ids, total };
-  }
-  /**
-   * Undoes a test's change of the shared catalogue once the test ends, whatever its outcome,
-   * moving the catalogue version as an import does: the next test starts from the catalogue as
-   * it was, whichever ran before it.
-   */
-  function undoAfterTest(undo: (prisma: TestDatabase['db']['prisma']) => Promise<unknown>) {
-    onTestFinished(async () => {
-      const { prisma } = database.db;
-      await undo(prisma);
-      await prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`;
-    });
   }
 
   it.skipIf(skip)('gives the pages and totals SQL gives, for every kind of filter and sort', async () => {
@@ -154,7 +142,6 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
     expect(await served(pastTheLast)).toEqual({ ids: [], total: first.total, fromIndex: true });
     // As an import does: an icon of the page unpublished and the catalogue version moved, in one transaction.
     const gone = first.ids[0]!;
-    undoAfterTest((client) => client.icon.update({ where: { id: gone }, data: { published: true } }));
     await prisma.$transaction([
       prisma.icon.update({ where: { id: gone }, data: { published: false } }),
       prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
@@ -216,11 +203,6 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
       `SELECT i.set_id FROM icons i WHERE i.published AND i.concept IN (SELECT concept FROM icons WHERE published GROUP BY concept HAVING count(DISTINCT set_id) > 1)
        GROUP BY i.set_id ORDER BY count(*) DESC LIMIT 1`,
     );
-    const unpublished = (await prisma.icon.findMany({ where: { setId: set!.set_id, published: true }, select: { id: true } })).map(({ id }) => id);
-    undoAfterTest(async (client) => {
-      await client.icon.updateMany({ where: { id: { in: unpublished } }, data: { published: true } });
-      await refreshConceptBreadth(client);
-    });
     await prisma.$transaction([
       prisma.icon.updateMany({ where: { setId: set!.set_id }, data: { published: false } }),
       prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
@@ -240,7 +222,6 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
     const { prisma } = database.db;
     const red = await prisma.$queryRawUnsafe<{ id: number }[]>(`SELECT id FROM icons WHERE published AND 'red' = ANY(colors) ORDER BY id LIMIT 3`);
     expect(red).toHaveLength(3);
-    undoAfterTest((client) => client.$executeRaw`UPDATE icons SET colors = colors[1:array_length(colors, 1) - 2] WHERE id = ANY(${red.map(({ id }) => id)}::int[])`);
     await prisma.$transaction([
       prisma.$executeRaw`UPDATE icons SET colors = colors || ARRAY['red', 'red'] WHERE id = ANY(${red.map(({ id }) => id)}::int[])`,
       prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
@@ -257,8 +238,7 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
   it.skipIf(skip)('leaves colour filters to SQL when the catalogue has more colours than it has bits for', async () => {
     const { prisma } = database.db;
     const extra = Array.from({ length: 40 }, (_, n) => `tint-${String(n).padStart(2, '0')}`);
-    const [icon] = await prisma.$queryRawUnsafe<{ id: number; colors: string[] }[]>('SELECT id, colors FROM icons WHERE published ORDER BY id LIMIT 1');
-    undoAfterTest((client) => client.$executeRaw`UPDATE icons SET colors = ${icon!.colors}::text[] WHERE id = ${icon!.id}`);
+    const [icon] = await prisma.$queryRawUnsafe<{ id: number }[]>('SELECT id FROM icons WHERE published ORDER BY id LIMIT 1');
     await prisma.$transaction([
       prisma.$executeRaw`UPDATE icons SET colors = colors || ${extra}::text[] WHERE id = ${icon!.id}`,
       prisma.$executeRaw`UPDATE catalogue_state SET version = version + 1 WHERE id = 1`,
@@ -339,7 +319,6 @@ describe.each(CATALOGUE_KINDS)('the list index on %s', (kind) => {
     const q = 'calender';
     const first = await searchIconIds(database.db.reads, { q, page: 1, perPage: 24 });
     expect(first.total).toBeGreaterThan(1);
-    undoAfterTest((client) => client.icon.update({ where: { id: first.ids[0]! }, data: { published: true } }));
     // As an import does: an icon that matches unpublished and the catalogue version moved, in one transaction.
     await prisma.$transaction([
       prisma.icon.update({ where: { id: first.ids[0]! }, data: { published: false } }),
