@@ -271,13 +271,16 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
   if (setNameTag) setTags.push(setNameTag);
 
   // --- styles, sizes, dates ------------------------------------------------------------
-  const styleOf = createStyleResolver({
+  const styleRules = {
     suffixes: stringRecord(json.suffixes) ?? stringRecord(metadata.suffixes),
     prefixes: stringRecord(json.prefixes) ?? stringRecord(metadata.prefixes),
-    multicolor,
     defaultStyle: options.defaultStyle,
     names: new Set([...icons.keys(), ...aliasNames]),
-  });
+  };
+  // An icon with a palette of its own (a folder's icons each have one) is styled by it.
+  const styleOf = createStyleResolver({ ...styleRules, multicolor });
+  const otherStyleOf = Object.keys(extras).length ? createStyleResolver({ ...styleRules, multicolor: !multicolor }) : styleOf;
+  const styleOfPalette = (iconMulticolor: boolean | undefined) => (iconMulticolor === undefined || iconMulticolor === multicolor ? styleOf : otherStyleOf);
   const defaults = {
     width: positiveNumber(json.width) ?? 16,
     height: positiveNumber(json.height) ?? 16,
@@ -348,7 +351,7 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
       category,
       tags,
       keywords: [...keywords],
-      style: extra.style ? normalizeStyle(extra.style) : styleOf(sourceName),
+      style: extra.style ? normalizeStyle(extra.style) : styleOfPalette(extra.multicolor)(sourceName),
       colors,
       premium: isPremium(sourceName),
       publishedAt: derivePublishedAt(prefix, sourceName, lastModified),

@@ -7,6 +7,7 @@
 // currentColor so `color=` works; a multicolour icon keeps its palette), SVGO with ids renamed
 // under the icon's own prefix (icons inlined side by side in one page never share an id). The
 // body then goes through the catalogue's sanitizer like every other set's.
+import { readFile, stat } from 'node:fs/promises';
 import { cleanupSVG, isEmptyColor, parseColors, runSVGO, SVG } from '@iconify/tools';
 import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
 
@@ -146,4 +147,57 @@ export function cleanSvg(content: Uint8Array | string, idPrefix: string): CleanR
   if (body.trim() === '') return refuse('empty drawing (nothing left after cleanup)');
   const { left, top, width, height } = svg.viewBox;
   return { ok: true, icon: { body, width, height, left: left ?? 0, top: top ?? 0, multicolor } };
+}
+
+/** One body of an IconifyJSON file, refused for what a file would be refused for; its palette otherwise. */
+export function checkIconBody(
+  body: string,
+  box: { left: number; top: number; width: number; height: number },
+): { ok: true; multicolor: boolean } | { ok: false; reason: string } {
+  if (/<!DOCTYPE|<!ENTITY/i.test(body)) return refuse('declares a DOCTYPE or entity') as { ok: false; reason: string };
+  let svg: SVG;
+  try {
+    svg = new SVG(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.left} ${box.top} ${box.width} ${box.height}">${body}</svg>`);
+  } catch {
+    return { ok: false, reason: 'its body is not well-formed SVG markup' };
+  }
+  const forbidden = findForbidden(svg.$svg);
+  if (forbidden) return { ok: false, reason: forbidden };
+  if (!drawsSomething(svg.$svg.children)) return { ok: false, reason: 'empty drawing (no shapes)' };
+  try {
+    const found = parseColors(svg, {});
+    const colours = new Set(found.colors.filter((color) => typeof color === 'string' || !isEmptyColor(color)).map(colourKey));
+    if (found.hasUnsetColor) colours.add('unset');
+    colours.delete('currentcolor');
+    colours.delete('{"type":"current"}');
+    return { ok: true, multicolor: colours.size > 1 || (colours.size === 1 && !colours.has('unset')) };
+  } catch {
+    return { ok: true, multicolor: false };
+  }
+}
+
+/** Folders with fewer files are cleaned in the importing thread. */
+export const WORKER_THRESHOLD = 200;
+
+export interface SvgFileJob {
+  path: string;
+  idPrefix: string;
+}
+
+/** Cleans files in order; a file over the size limit is refused without being read. */
+export async function cleanSvgFiles(jobs: readonly SvgFileJob[], workers = 0): Promise<CleanResult[]> {
+  // A worker costs its start (loading the cleanup libraries): worth it for a large folder only.
+  if (workers > 0 && jobs.length >= WORKER_THRESHOLD) {
+    const { cleanInWorkers } = await import('./svg-clean-workers.ts');
+    return cleanInWorkers(jobs, workers);
+  }
+  const results: CleanResult[] = [];
+  for (const job of jobs) results.push(await cleanSvgFile(job));
+  return results;
+}
+
+export async function cleanSvgFile(job: SvgFileJob): Promise<CleanResult> {
+  const { size } = await stat(job.path);
+  if (size > MAX_SVG_BYTES) return refuse(`larger than ${MAX_SVG_BYTES / 1024 / 1024} MB (${(size / 1024 / 1024).toFixed(1)} MB)`);
+  return cleanSvg(await readFile(job.path), job.idPrefix);
 }
