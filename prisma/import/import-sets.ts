@@ -114,9 +114,9 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
   if (options.strict && rejected.length && !options.dryRun) {
     return { ...base, status: 'refused', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
-  const plan = existing || options.dryRun ? await planSet(prisma, { set, icons, renames: allRenames }) : undefined;
+  const plan = await planSet(prisma, { set, icons, renames: allRenames });
   if (options.dryRun) {
-    return { ...base, status: 'planned', icons: set.iconCount, milliseconds: performance.now() - started, ...(plan ? { plan } : {}) };
+    return { ...base, status: 'planned', icons: set.iconCount, milliseconds: performance.now() - started, plan };
   }
   const written = await writeSet(prisma, {
     set,
@@ -133,6 +133,6 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
     iconsWritten: written.iconsWritten,
     unpublished: written.unpublished,
     milliseconds: performance.now() - started,
-    ...(plan ? { plan } : {}),
+    plan,
   };
 }

@@ -181,7 +181,6 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
   const categories: Record<string, string[]> = {};
   const iconExtras: Record<string, IconExtras> = {};
   let anyMulticolor = false;
-  const known = new Set<string>();
   candidates.forEach(({ file, stem, name }, index) => {
     const result = cleaned[index]!;
     if (!result.ok) {
@@ -189,7 +188,6 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
       return;
     }
     const meta = metadata.icons?.[stem] ?? metadata.icons?.[name] ?? {};
-    known.add(stem).add(name);
     const { body, width, height, left, top, multicolor } = result.icon;
     icons[name] = { body, width, height, ...(left ? { left } : {}), ...(top ? { top } : {}), ...(meta.hidden ? { hidden: true } : {}) };
     anyMulticolor ||= multicolor;
@@ -204,11 +202,6 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
       ...(meta.style ? { style: meta.style } : {}),
     };
   });
-  for (const key of Object.keys(metadata.icons ?? {})) {
-    if (!known.has(key) && !rejected.some((rejection) => basename(rejection.file, extname(rejection.file)) === key)) {
-      rejected.push({ file: metadataPath!, reason: `icons.${key} names no SVG file of the folder` });
-    }
-  }
 
   const author = metadata.set?.author;
   const info: IconifyInfo = applyOverrides(
