@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../../lib/project-root.ts';
 const TUTORIAL = join(PROJECT_ROOT, 'docs/tutorials/bring-your-own-icons.md');
 
 /** The bodies of the fenced blocks whose info string is `sh runnable`, in order. */
-export function runnableBlocks(markdown: string): string[] {
+function runnableBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```sh runnable\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
 }
 
