@@ -188,8 +188,8 @@ export interface SvgFileJob {
 export async function cleanSvgFiles(jobs: readonly SvgFileJob[], workers = 0): Promise<CleanResult[]> {
   // A worker costs its start (loading the cleanup libraries): worth it for a large folder only.
   if (workers > 0 && jobs.length >= WORKER_THRESHOLD) {
-    const { cleanInWorkers } = await import('./svg-clean-workers.ts');
-    return cleanInWorkers(jobs, workers);
+    const { cleanInWorkers, workersAvailable } = await import('./svg-clean-workers.ts');
+    if (workersAvailable()) return cleanInWorkers<SvgFileJob, CleanResult>(jobs, workers);
   }
   const results: CleanResult[] = [];
   for (const job of jobs) results.push(await cleanSvgFile(job));
