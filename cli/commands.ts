@@ -1,22 +1,36 @@
 // The commands of the operator CLI, as a function of argv so tests can drive it in-process.
 // Works on the server's database: DATABASE_URL, or the embedded data directory when no
 // server holds it.
+import { writeFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from '../prisma/accounts/api-keys.ts';
-import { grantIcons } from '../prisma/accounts/ownership.ts';
+import { grantIcons, grantSet, revokeIcons, revokeSet } from '../prisma/accounts/ownership.ts';
 import { databaseOptionsFromEnv, openDatabase, type Database } from '../prisma/database.ts';
 import { applyMigrations } from '../prisma/engine/migrations.ts';
-import { importCatalogue } from '../prisma/import/demo-catalogue.ts';
+import { PREFIX_PATTERN } from '../prisma/import/catalogue-config.ts';
+import { importCatalogue, importSource } from '../prisma/import/demo-catalogue.ts';
+import { exportSet } from '../prisma/import/export-set.ts';
+import type { ImportSummary } from '../prisma/import/import-sets.ts';
 import { createProgressReporter, formatSummary } from '../prisma/import/progress.ts';
 
 export const USAGE = `Usage: icon-catalogue <command> [options]
 
 Commands:
-  import [--all] [--force] [--set <prefix>]...
-                      Import Iconify icon sets: the demo catalogue of prisma/catalogue.yaml,
+  import [--all] [--force] [--set <prefix>]... [--dry-run] [--strict]
+                      Import the icon sets of prisma/catalogue.yaml (each from its source),
                       or with --all every set of @iconify/json. Unchanged sets are skipped;
                       --force re-maps them (rows are only written where something changed).
                       Search data left behind by an interrupted import is rebuilt.
+  import --source <folder or .json file> --prefix <prefix> [--name <set name>]
+         [--license <SPDX id>] [--premium] [--dry-run] [--strict] [--force]
+                      Import one set: a folder of SVG files (cleaned; bad files are reported
+                      and left out) or an IconifyJSON file. A re-import applies the difference:
+                      changed icons get a new body, removed ones are unpublished.
+                      --dry-run prints what would be added, changed, removed and rejected and
+                      writes nothing; --strict fails (exit 1, nothing written) if any file
+                      was rejected. Exit 1 also when no icon could be imported.
+  export --set <prefix> [--out <file>]
+                      Write a set as IconifyJSON (to stdout without --out).
   keys create --account <name> [--limit <requests per hour>]
                       Create an API key (and the account if needed). The key is printed once,
                       alone on the last line, and stored only as a hash.
@@ -24,7 +38,12 @@ Commands:
   keys revoke <key id>
                       Revoke a key by its public id; it stops working at once.
   grant --account <name> <icon id or slug>...
-                      Give an account ownership of premium icons.
+  grant --account <name> --set <prefix>
+                      Give an account ownership of premium icons, or of a whole set (icons
+                      later imports add to the set included).
+  revoke --account <name> <icon id or slug>...
+  revoke --account <name> --set <prefix>
+                      Take ownership back.
   migrate             Apply pending database migrations.
   help                Show this message.
 
@@ -33,6 +52,48 @@ Database: DATABASE_URL (postgresql://...), else the embedded PGlite directory .d
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** A command that has said what went wrong itself and only sets the exit code. */
+class ExitError extends Error {
+  override name = 'ExitError';
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/**
+ * Prints each set's rejected files (one line each: file and reason), and what was (or, a dry
+ * run, would be) added, changed, removed and renamed; returns the exit code: 1 when a set had
+ * nothing to import or --strict refused it, else 0 (rejections are warnings).
+ */
+function reportImport(summary: ImportSummary, io: Io, { dryRun, strict }: { dryRun: boolean; strict: boolean }): number {
+  let failed = false;
+  for (const set of summary.sets) {
+    for (const rejection of set.rejected) io.err(`warning: ${set.prefix}: rejected ${rejection.file}: ${rejection.reason}`);
+    if (set.plan) {
+      const { added, changed, removed, renamed } = set.plan;
+      const verb = dryRun ? 'would be' : 'were';
+      io.out(`${set.prefix}: ${added.length} ${verb} added, ${changed.length} changed, ${removed.length} removed, ${renamed.length} renamed, ${set.rejected.length} rejected`);
+      const list = (label: string, names: string[]) => names.length && io.out(`  ${label}: ${names.join(', ')}`);
+      list('added', set.plan.added);
+      list('changed', changed);
+      list('removed', removed);
+      list('renamed', renamed.map(([from, to]) => `${from} -> ${to}`));
+      list('rejected', set.rejected.map((rejection) => rejection.file));
+    }
+    if (set.status === 'empty') {
+      io.err(`error: ${set.prefix}: nothing could be imported${set.rejected.length ? ` (${set.rejected.length} files rejected)` : ''}; the set is left as it was`);
+      failed = true;
+    } else if (set.status === 'refused') {
+      io.err(`error: ${set.prefix}: --strict and ${set.rejected.length} files rejected: nothing written`);
+      failed = true;
+    }
+  }
+  if (!dryRun) io.out(formatSummary(summary));
+  else io.out('Dry run: nothing was written.');
+  if (strict && summary.sets.some((set) => set.rejected.length > 0)) failed = true;
+  return failed ? 1 : 0;
 }
 
 interface Io {
@@ -66,21 +127,76 @@ const commands: Record<string, Command> = {
   async import(args, io) {
     const { values, positionals } = parse(
       args,
-      { all: { type: 'boolean' }, force: { type: 'boolean' }, set: { type: 'string', multiple: true } },
+      {
+        all: { type: 'boolean' },
+        force: { type: 'boolean' },
+        set: { type: 'string', multiple: true },
+        source: { type: 'string' },
+        prefix: { type: 'string' },
+        name: { type: 'string' },
+        license: { type: 'string' },
+        premium: { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        strict: { type: 'boolean' },
+      },
       true,
     );
     if (positionals.length) throw new UsageError(`import takes no arguments (got "${positionals[0]}")`);
-    await withDatabase(async (db) => {
-      io.out(`Importing into ${db.location}`);
+    const dryRun = values['dry-run'] ?? false;
+    const strict = values.strict ?? false;
+    if (values.source === undefined) {
+      for (const flag of ['prefix', 'name', 'license', 'premium'] as const) {
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --source`);
+      }
+    } else {
+      if (values.all || values.set) throw new UsageError('--source imports one set: it does not go with --all or --set');
+      if (!values.prefix) throw new UsageError('import --source needs --prefix <prefix>');
+      if (!PREFIX_PATTERN.test(values.prefix)) throw new UsageError(`--prefix must be an Iconify prefix such as "acme" or "acme-line" (got "${values.prefix}")`);
+      if (values.license !== undefined && !/^[A-Za-z0-9.+-]+$/.test(values.license)) throw new UsageError(`--license must be an SPDX id such as "MIT" (got "${values.license}")`);
+    }
+    const exitCode = await withDatabase(async (db) => {
+      io.out(`${dryRun ? 'Dry run (nothing is written) on' : 'Importing into'} ${db.location}`);
       const progress = createProgressReporter(io.isTTY ? io.stderr : undefined, io.out);
-      const summary = await importCatalogue(db.prisma, {
-        all: values.all ?? false,
-        force: values.force ?? false,
-        only: values.set ?? [],
-        onEvent: progress,
-        log: io.out,
-      });
-      io.out(formatSummary(summary));
+      const summary =
+        values.source === undefined
+          ? await importCatalogue(db.prisma, {
+              all: values.all ?? false,
+              force: values.force ?? false,
+              only: values.set ?? [],
+              dryRun,
+              strict,
+              onEvent: progress,
+              log: io.out,
+            })
+          : await importSource(db.prisma, {
+              source: values.source,
+              prefix: values.prefix!,
+              ...(values.name ? { name: values.name } : {}),
+              ...(values.license ? { license: values.license } : {}),
+              premium: values.premium ?? false,
+              force: values.force ?? false,
+              dryRun,
+              strict,
+              onEvent: progress,
+            });
+      return reportImport(summary, io, { dryRun, strict });
+    });
+    if (exitCode !== 0) throw new ExitError(exitCode);
+  },
+
+  async export(args, io) {
+    const { values, positionals } = parse(args, { set: { type: 'string' }, out: { type: 'string' } }, true);
+    if (positionals.length) throw new UsageError(`export takes no arguments (got "${positionals[0]}")`);
+    if (!values.set) throw new UsageError('export needs --set <prefix>');
+    await withDatabase(async (db) => {
+      const json = await exportSet(db.prisma, values.set!);
+      const text = `${JSON.stringify(json, null, 2)}\n`;
+      if (values.out) {
+        await writeFile(values.out, text);
+        io.err(`Wrote ${Object.keys(json.icons).length} icons of "${values.set}" to ${values.out}`);
+      } else {
+        io.out(text.trimEnd());
+      }
     });
   },
 
@@ -131,10 +247,18 @@ const commands: Record<string, Command> = {
   },
 
   async grant(args, io) {
-    const { values, positionals } = parse(args, { account: { type: 'string' } }, true);
+    const { values, positionals } = parse(args, { account: { type: 'string' }, set: { type: 'string' } }, true);
     const account = values.account?.trim();
     if (!account) throw new UsageError('grant needs --account <name>');
-    if (positionals.length === 0) throw new UsageError('grant needs at least one <icon id or slug>');
+    if (values.set !== undefined) {
+      if (positionals.length) throw new UsageError('grant --set takes no icon ids or slugs');
+      await withDatabase(async (db) => {
+        const result = await grantSet(db.prisma, account, values.set!);
+        io.out(`Granted the set "${values.set}" to "${result.account}": ${result.icons} icons newly owned; icons later imports add to it are included.`);
+      });
+      return;
+    }
+    if (positionals.length === 0) throw new UsageError('grant needs at least one <icon id or slug>, or --set <prefix>');
     await withDatabase(async (db) => {
       const result = await grantIcons(db.prisma, account, positionals);
       for (const icon of result.granted) {
@@ -142,6 +266,26 @@ const commands: Record<string, Command> = {
       }
       for (const slug of result.alreadyOwned) io.out(`"${result.account}" already owns ${slug}`);
       if (result.unknown.length) throw new Error(`Unknown icon${result.unknown.length > 1 ? 's' : ''}: ${result.unknown.join(', ')}`);
+    });
+  },
+
+  async revoke(args, io) {
+    const { values, positionals } = parse(args, { account: { type: 'string' }, set: { type: 'string' } }, true);
+    const account = values.account?.trim();
+    if (!account) throw new UsageError('revoke needs --account <name>');
+    if (values.set !== undefined) {
+      if (positionals.length) throw new UsageError('revoke --set takes no icon ids or slugs');
+      await withDatabase(async (db) => {
+        const result = await revokeSet(db.prisma, account, values.set!);
+        io.out(`Revoked the set "${values.set}" from "${account}": ${result.icons} icons no longer owned${result.hadGrant ? '' : ' (it had no set grant)'}.`);
+      });
+      return;
+    }
+    if (positionals.length === 0) throw new UsageError('revoke needs at least one <icon id or slug>, or --set <prefix>');
+    await withDatabase(async (db) => {
+      const result = await revokeIcons(db.prisma, account, positionals);
+      for (const slug of result.revoked) io.out(`Revoked ${slug} from "${account}"`);
+      if (result.notOwned.length) io.out(`"${account}" did not own: ${result.notOwned.join(', ')}`);
     });
   },
 
@@ -181,6 +325,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     await command(args, io);
     return 0;
   } catch (error) {
+    if (error instanceof ExitError) return error.code;
     if (error instanceof UsageError) {
       io.err(`error: ${error.message}\n\n${USAGE}`);
       return 2;

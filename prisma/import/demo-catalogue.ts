@@ -1,17 +1,32 @@
-// The demo catalogue of prisma/catalogue.yaml, and the full @iconify/json collection, with
-// each set's settings taken from that config.
+// The catalogue of prisma/catalogue.yaml (each set from its source), the full @iconify/json
+// collection, or one source named on the command line, with each set's settings taken from
+// that config.
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import type { PrismaClient } from '../generated/client.ts';
-import { loadCatalogueConfig, type CatalogueConfig } from './catalogue-config.ts';
-import { importSets, type ImportEvent, type ImportSummary } from './import-sets.ts';
-import type { SetOptions } from './map-set.ts';
-import { fullCollectionSetFiles, locateFullCollection, packageSetFiles } from './sources.ts';
+import { ConfigError, loadCatalogueConfig, type CatalogueConfig, type CatalogueSetConfig } from './catalogue-config.ts';
+import { importSets, type ImportEvent, type ImportSummary, type SetSettings } from './import-sets.ts';
+import { fullCollectionSetFiles, locateFullCollection, setFilesFor } from './sources.ts';
 
-export function setOptionsFrom(config: CatalogueConfig): (prefix: string) => SetOptions {
-  const byPrefix = new Map(config.sets.map((set) => [set.prefix, set]));
-  return (prefix) => {
-    const set = byPrefix.get(prefix);
-    return set?.defaultStyle ? { premium: set.premium, defaultStyle: set.defaultStyle } : { premium: set?.premium ?? false };
+function settingsOf(set: CatalogueSetConfig | undefined): SetSettings {
+  if (!set) return { premium: false };
+  return {
+    premium: set.premium,
+    ...(set.defaultStyle ? { defaultStyle: set.defaultStyle } : {}),
+    ...(set.owners ? { owners: set.owners } : {}),
+    ...(set.renames ? { renames: set.renames } : {}),
   };
+}
+
+export function setOptionsFrom(config: CatalogueConfig): (prefix: string) => SetSettings {
+  const byPrefix = new Map(config.sets.map((set) => [set.prefix, set]));
+  return (prefix) => settingsOf(byPrefix.get(prefix));
+}
+
+/** Worker threads for cleaning SVG folders: one per core, at most 4 (the import itself mostly waits on them). */
+export function defaultCleanupWorkers(): number {
+  return Math.min(4, availableParallelism());
 }
 
 export interface CatalogueImportOptions {
@@ -22,20 +37,71 @@ export interface CatalogueImportOptions {
   configPath?: string;
   onEvent?: (event: ImportEvent) => void;
   log?: (line: string) => void;
+  dryRun?: boolean;
+  strict?: boolean;
+  /** Worker threads for cleaning folders of SVG files (default: defaultCleanupWorkers()). */
+  workers?: number;
 }
 
 export async function importCatalogue(prisma: PrismaClient, options: CatalogueImportOptions = {}): Promise<ImportSummary> {
   const config = await loadCatalogueConfig(options.configPath);
   let files = options.all
     ? await fullCollectionSetFiles(await locateFullCollection(options.log ?? (() => {})))
-    : packageSetFiles(config.sets);
+    : setFilesFor(config.sets, { workers: options.workers ?? defaultCleanupWorkers() });
   if (options.only?.length) {
     const wanted = new Set(options.only);
     const unknown = options.only.filter((prefix) => !files.some((file) => file.prefix === prefix));
     if (unknown.length) throw new UnknownSetError(unknown, options.all ?? false);
     files = files.filter((file) => wanted.has(file.prefix));
   }
-  return importSets(prisma, files, { optionsFor: setOptionsFrom(config), force: options.force ?? false, onEvent: options.onEvent });
+  return importSets(prisma, files, {
+    optionsFor: setOptionsFrom(config),
+    force: options.force ?? false,
+    dryRun: options.dryRun ?? false,
+    strict: options.strict ?? false,
+    onEvent: options.onEvent,
+  });
+}
+
+export interface SourceImportOptions {
+  /** A folder of SVG files, or an IconifyJSON file. */
+  source: string;
+  prefix: string;
+  name?: string;
+  /** SPDX id. */
+  license?: string;
+  /** Every icon premium (else the config's rule for the prefix, if it lists it). */
+  premium?: boolean;
+  dryRun?: boolean;
+  strict?: boolean;
+  force?: boolean;
+  configPath?: string;
+  workers?: number;
+  onEvent?: (event: ImportEvent) => void;
+}
+
+/** One source named on the command line; a prefix the config lists keeps its settings there (owners, renames, premium). */
+export async function importSource(prisma: PrismaClient, options: SourceImportOptions): Promise<ImportSummary> {
+  const path = resolve(options.source);
+  if (!existsSync(path)) throw new ConfigError(`--source: ${options.source} does not exist`);
+  const config = await loadCatalogueConfig(options.configPath);
+  const listed = config.sets.find((set) => set.prefix === options.prefix);
+  const set: CatalogueSetConfig = {
+    ...(listed ?? { premium: false }),
+    prefix: options.prefix,
+    source: statSync(path).isDirectory() ? { kind: 'folder', path } : { kind: 'json', path },
+    ...(options.name ? { name: options.name } : {}),
+    ...(options.license ? { license: { ...listed?.license, spdx: options.license } } : {}),
+    ...(options.premium ? { premium: true } : {}),
+  };
+  const files = setFilesFor([set], { workers: options.workers ?? defaultCleanupWorkers() });
+  return importSets(prisma, files, {
+    optionsFor: () => settingsOf(set),
+    force: options.force ?? false,
+    dryRun: options.dryRun ?? false,
+    strict: options.strict ?? false,
+    onEvent: options.onEvent,
+  });
 }
 
 export function importDemoCatalogue(prisma: PrismaClient, onEvent?: (event: ImportEvent) => void): Promise<ImportSummary> {

@@ -7,8 +7,9 @@ import type { PrismaClient } from '../generated/client.ts';
 import { mapIconSet, MAPPING_VERSION, type SetOptions } from './map-set.ts';
 import { SANITIZER_VERSION } from '../../lib/svg/sanitize.ts';
 import { refreshSearchDataIfBehind } from './refresh-search.ts';
+import type { Rejection } from './own-sources.ts';
 import type { SetFile } from './sources.ts';
-import { writeSet, type WriteProgress } from './write-set.ts';
+import { planSet, writeSet, type OwnersConfig, type SetPlan, type WriteProgress } from './write-set.ts';
 
 export type ImportEvent =
   | { type: 'set-start'; prefix: string; index: number; total: number }
@@ -17,11 +18,26 @@ export type ImportEvent =
 
 export interface SetImportResult {
   prefix: string;
-  status: 'imported' | 'unchanged';
+  /**
+   * `planned`: a dry run (nothing written); `empty`: no icon could be imported; `refused`: strict,
+   * and files were rejected. Either of the last two leaves the set as it was.
+   */
+  status: 'imported' | 'unchanged' | 'planned' | 'empty' | 'refused';
   icons: number;
   iconsWritten: number;
   unpublished: number;
   milliseconds: number;
+  /** Files (or icons of an IconifyJSON file) left out, and why. */
+  rejected: Rejection[];
+  /** What the import changed, or (a dry run) would change; only for a set that was read. */
+  plan?: SetPlan;
+}
+
+/** What a set is imported with, besides its source. */
+export interface SetSettings extends SetOptions {
+  owners?: OwnersConfig;
+  /** Old name -> new name. */
+  renames?: Record<string, string>;
 }
 
 export interface ImportSummary {
@@ -34,10 +50,14 @@ export interface ImportSummary {
 }
 
 export interface ImportOptions {
-  /** Settings per prefix (premium, default style). */
-  optionsFor: (prefix: string) => SetOptions;
+  /** Settings per prefix (premium, default style, owners, renames). */
+  optionsFor: (prefix: string) => SetSettings;
   /** Re-map and compare every icon even when the set's digest is unchanged. */
   force?: boolean;
+  /** Read, clean and compare, and report what would change; write nothing. */
+  dryRun?: boolean;
+  /** A set with any rejected file is not written. */
+  strict?: boolean;
   onEvent?: (event: ImportEvent) => void;
 }
 
@@ -52,7 +72,7 @@ export async function importSets(prisma: PrismaClient, files: readonly SetFile[]
   }
   // After the sets' own transactions: the search vocabulary and planner statistics, whenever
   // they are behind the catalogue, whether this run's sets or an interrupted run's put them so.
-  const searchDataRefreshed = await refreshSearchDataIfBehind(prisma);
+  const searchDataRefreshed = options.dryRun ? false : await refreshSearchDataIfBehind(prisma);
   return {
     sets,
     searchDataRefreshed,
@@ -64,29 +84,55 @@ export async function importSets(prisma: PrismaClient, files: readonly SetFile[]
 
 async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOptions): Promise<SetImportResult> {
   const started = performance.now();
-  const setOptions = options.optionsFor(file.prefix);
-  const { source, digest: sourceDigest } = await file.load();
-  const digest = createHash('sha256')
-    .update(`${sourceDigest}\nmapping ${MAPPING_VERSION}\nsanitizer ${SANITIZER_VERSION}\n${JSON.stringify(setOptions)}`)
-    .digest('hex');
+  const { owners, renames, ...setOptions } = options.optionsFor(file.prefix);
+  const settingsText = JSON.stringify({ ...setOptions, ...(owners ? { owners } : {}), ...(renames ? { renames } : {}) });
+  const digestOf = (sourceDigest: string) =>
+    createHash('sha256').update(`${sourceDigest}\nmapping ${MAPPING_VERSION}\nsanitizer ${SANITIZER_VERSION}\n${settingsText}`).digest('hex');
   const existing = await prisma.iconSet.findUnique({ where: { prefix: file.prefix }, select: { sourceDigest: true, iconCount: true } });
-  if (existing?.sourceDigest === digest && !options.force) {
-    return { prefix: file.prefix, status: 'unchanged', icons: existing.iconCount, iconsWritten: 0, unpublished: 0, milliseconds: performance.now() - started };
+  const unchanged = (): SetImportResult => ({
+    prefix: file.prefix,
+    status: 'unchanged',
+    icons: existing!.iconCount,
+    iconsWritten: 0,
+    unpublished: 0,
+    milliseconds: performance.now() - started,
+    rejected: [],
+  });
+  // A folder's digest is read without cleaning its files: an unchanged folder costs its reads only.
+  if (file.peekDigest && existing && !options.force && existing.sourceDigest === digestOf(await file.peekDigest())) return unchanged();
+  const { source, digest: sourceDigest, rejected = [], renames: sourceRenames, defaultStyle } = await file.load();
+  if (setOptions.defaultStyle === undefined && defaultStyle) setOptions.defaultStyle = defaultStyle;
+  const digest = digestOf(sourceDigest);
+  if (existing?.sourceDigest === digest && !options.force) return { ...unchanged(), rejected };
+  const allRenames = { ...sourceRenames, ...renames };
+  const base = { prefix: file.prefix, iconsWritten: 0, unpublished: 0, rejected };
+  if (Object.keys((source.json as { icons?: object }).icons ?? {}).length === 0) {
+    return { ...base, status: 'empty', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
   const { set, icons } = mapIconSet(source, setOptions);
   if (set.prefix !== file.prefix) throw new Error(`${file.prefix}: the source declares prefix "${set.prefix}"`);
+  if (options.strict && rejected.length && !options.dryRun) {
+    return { ...base, status: 'refused', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
+  }
+  const plan = await planSet(prisma, { set, icons, renames: allRenames });
+  if (options.dryRun) {
+    return { ...base, status: 'planned', icons: set.iconCount, milliseconds: performance.now() - started, plan };
+  }
   const written = await writeSet(prisma, {
     set,
     icons,
     digest,
+    renames: allRenames,
+    ...(owners ? { owners } : {}),
     onProgress: (progress) => options.onEvent?.({ type: 'progress', ...progress }),
   });
   return {
-    prefix: file.prefix,
+    ...base,
     status: 'imported',
     icons: set.iconCount,
     iconsWritten: written.iconsWritten,
     unpublished: written.unpublished,
     milliseconds: performance.now() - started,
+    plan,
   };
 }

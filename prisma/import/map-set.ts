@@ -2,13 +2,16 @@
 // No I/O and no clock: the same source and options always give deep-equal output.
 // The rules are documented in the README ("Data: how an Iconify set becomes catalogue rows"); bump MAPPING_VERSION whenever they change.
 
+import type { IconifyJSON } from '@iconify/types';
+import { getIconsTree, validateIconSet } from '@iconify/utils';
 import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
+import { matchesAny } from './catalogue-config.ts';
 import { bodyHues } from './colors.ts';
 import { derivePublishedAt, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
-import { createStyleResolver } from './styles.ts';
+import { createStyleResolver, normalizeStyle } from './styles.ts';
 import { compareByteOrder, displayName, nameTokens, slugify } from './text.ts';
 
-export const MAPPING_VERSION = 3;
+export const MAPPING_VERSION = 4;
 
 export interface SetSource {
   /** Parsed icons.json. */
@@ -20,12 +23,29 @@ export interface SetSource {
    * when omitted, `json.info` is used.
    */
   info?: unknown;
-  /** npm package version. */
+  /** npm package version, or the version a source of our own was read at. */
   version: string;
+  /**
+   * Per icon (by its name in the set): what a folder's metadata file or its cleanup says about
+   * it, over what the IconifyJSON says.
+   */
+  iconExtras?: Record<string, IconExtras>;
+}
+
+export interface IconExtras {
+  /** Display name. */
+  name?: string;
+  tags?: string[];
+  keywords?: string[];
+  category?: string;
+  style?: string;
+  /** The icon's own palette (else the set's `info.palette`). */
+  multicolor?: boolean;
 }
 
 export interface SetOptions {
-  premium: boolean;
+  /** true: every icon; a list: the icons whose names match one of its names or globs. */
+  premium: boolean | readonly string[];
   /** From config; used when no suffix says otherwise. */
   defaultStyle?: string;
 }
@@ -147,11 +167,19 @@ function placeBody(icon: SourceIcon, defaults: { width: number; height: number; 
 }
 
 export function mapIconSet(source: SetSource, options: SetOptions): { set: MappedSet; icons: MappedIcon[] } {
-  const json = source.json;
-  if (!isObject(json)) throw new TypeError('icon set JSON must be an object');
-  const prefix = optionalString(json.prefix);
-  if (prefix === null) throw new TypeError('icon set JSON has no prefix');
-  if (!isObject(json.icons)) throw new TypeError(`${prefix}: icon set JSON has no icons object`);
+  if (!isObject(source.json)) throw new TypeError('icon set JSON must be an object');
+  const declaredPrefix = optionalString(source.json.prefix);
+  if (declaredPrefix === null) throw new TypeError('icon set JSON has no prefix');
+  // @iconify/utils checks the structure (prefix, icon and alias entries, their properties) as
+  // Iconify's own tools do; `fix` drops a broken entry instead of refusing the whole set.
+  let json: IconifyJSON & JsonObject;
+  try {
+    json = validateIconSet(source.json, { fix: true }) as IconifyJSON & JsonObject;
+  } catch (error) {
+    throw new TypeError(`${declaredPrefix}: not a valid IconifyJSON icon set (${(error as Error).message})`);
+  }
+  const prefix = json.prefix;
+  const extras = source.iconExtras ?? {};
   const metadata = isObject(source.metadata) ? source.metadata : {};
   const info = isObject(source.info) ? source.info : isObject(json.info) ? json.info : null;
   if (info === null) throw new TypeError(`${prefix}: no set info (pass info.json as source.info)`);
@@ -183,26 +211,17 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
     });
   }
 
-  const aliasParents = new Map<string, string>();
-  if (isObject(json.aliases)) {
-    for (const [alias, entry] of Object.entries(json.aliases)) {
-      if (isObject(entry) && typeof entry.parent === 'string') aliasParents.set(alias, entry.parent);
-    }
-  }
+  const aliasNames = Object.keys(json.aliases ?? {});
+  // Each name's chain of parents (@iconify/utils): null for a broken or circular chain.
+  const tree = getIconsTree(json);
   /** Icon an alias chain ends at, or null for a broken or circular chain. */
   const resolve = (name: string): string | null => {
-    const seen = new Set<string>();
-    let current = name;
-    while (!icons.has(current)) {
-      const parent = aliasParents.get(current);
-      if (parent === undefined || seen.has(current)) return null;
-      seen.add(current);
-      current = parent;
-    }
-    return current;
+    if (icons.has(name)) return name;
+    const parents = tree[name];
+    return parents?.length ? parents[parents.length - 1]! : null;
   };
   const aliasesByIcon = new Map<string, string[]>();
-  for (const alias of aliasParents.keys()) {
+  for (const alias of aliasNames) {
     if (icons.has(alias)) continue; // an icon of the same name wins
     const target = resolve(alias);
     if (target === null) continue;
@@ -252,13 +271,16 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
   if (setNameTag) setTags.push(setNameTag);
 
   // --- styles, sizes, dates ------------------------------------------------------------
-  const styleOf = createStyleResolver({
+  const styleRules = {
     suffixes: stringRecord(json.suffixes) ?? stringRecord(metadata.suffixes),
     prefixes: stringRecord(json.prefixes) ?? stringRecord(metadata.prefixes),
-    multicolor,
     defaultStyle: options.defaultStyle,
-    names: new Set([...icons.keys(), ...aliasParents.keys()]),
-  });
+    names: new Set([...icons.keys(), ...aliasNames]),
+  };
+  // An icon with a palette of its own (a folder's icons each have one) is styled by it.
+  const styleOf = createStyleResolver({ ...styleRules, multicolor });
+  const otherStyleOf = Object.keys(extras).length ? createStyleResolver({ ...styleRules, multicolor: !multicolor }) : styleOf;
+  const styleOfPalette = (iconMulticolor: boolean | undefined) => (iconMulticolor === undefined || iconMulticolor === multicolor ? styleOf : otherStyleOf);
   const defaults = {
     width: positiveNumber(json.width) ?? 16,
     height: positiveNumber(json.height) ?? 16,
@@ -282,10 +304,13 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
   });
 
   // --- icons -----------------------------------------------------------------------------
+  const isPremium = (name: string) => (typeof options.premium === 'boolean' ? options.premium : matchesAny(name, options.premium));
   let published = 0;
   const mapped = sourceNames.map((sourceName, index): MappedIcon => {
     const icon = icons.get(sourceName)!;
-    const iconCategories = categoriesByIcon.get(sourceName) ?? [];
+    const extra = extras[sourceName] ?? {};
+    const ownCategory = extra.category === undefined ? null : ref(extra.category);
+    const iconCategories = ownCategory ? [ownCategory] : (categoriesByIcon.get(sourceName) ?? []);
     const category = iconCategories[0] ?? fallbackCategory;
 
     const tags: IconTagRef[] = [];
@@ -300,25 +325,35 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
       tagSlugs.add(tag.slug);
       tags.push({ ...tag, ofSet: true });
     }
+    for (const name of extra.tags ?? []) {
+      const tag = ref(name);
+      if (tag === null || tagSlugs.has(tag.slug)) continue;
+      tagSlugs.add(tag.slug);
+      tags.push(tag);
+    }
 
     const keywords = new Set(nameTokens(sourceName));
     for (const alias of aliasesByIcon.get(sourceName) ?? []) {
       for (const token of nameTokens(alias)) keywords.add(token);
     }
+    for (const keyword of extra.keywords ?? []) {
+      const word = keyword.trim().toLowerCase();
+      if (word) keywords.add(word);
+    }
 
-    const colors = multicolor ? ['multicolor', ...bodyHues(icon.body)] : ['monochrome'];
+    const colors = (extra.multicolor ?? multicolor) ? ['multicolor', ...bodyHues(icon.body)] : ['monochrome'];
 
     if (!icon.hidden) published++;
     return {
       sourceName,
       slug: slugs[index]!,
-      name: displayName(sourceName),
+      name: extra.name ?? displayName(sourceName),
       category,
       tags,
       keywords: [...keywords],
-      style: styleOf(sourceName),
+      style: extra.style ? normalizeStyle(extra.style) : styleOfPalette(extra.multicolor)(sourceName),
       colors,
-      premium: options.premium,
+      premium: isPremium(sourceName),
       publishedAt: derivePublishedAt(prefix, sourceName, lastModified),
       published: !icon.hidden,
       ...placeBody(icon, defaults),
@@ -333,7 +368,7 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
     licenseTitle: optionalString(license.title) ?? 'Unknown',
     licenseSpdx: optionalString(license.spdx),
     licenseUrl: optionalString(license.url),
-    premium: options.premium,
+    premium: options.premium === true,
     multicolor,
     version: source.version,
     iconCount: published,

@@ -30,7 +30,11 @@ export function createProgressReporter(tty: NodeJS.WriteStream | undefined, log:
         `[${setsDone}/${setsTotal}] ${result.prefix}: ` +
           (result.status === 'unchanged'
             ? `unchanged (${number.format(result.icons)} icons)`
-            : `${number.format(result.icons)} icons, ${number.format(result.iconsWritten)} rows written, ${seconds.toFixed(1)} s` +
+            : result.status === 'planned'
+              ? `read: ${number.format(result.icons)} icons, ${seconds.toFixed(1)} s (dry run)`
+              : result.status !== 'imported'
+                ? `not written (${result.status === 'empty' ? 'no icon to import' : 'files rejected under --strict'})`
+                : `${number.format(result.icons)} icons, ${number.format(result.iconsWritten)} rows written, ${seconds.toFixed(1)} s` +
               (result.unpublished ? `, ${result.unpublished} unpublished` : '')),
       );
     }

@@ -1,22 +1,26 @@
-// Where Iconify sets are read from: one npm package per set (@iconify-json/<prefix>) for the
-// demo catalogue, or the @iconify/json package (every set) for `import --all`. Each source is
-// read lazily, one set at a time, so a full import never holds more than one set in memory.
+// Where icon sets are read from: an npm package per set (@iconify-json/<prefix>), the
+// @iconify/json package (every set; `import --all`), an IconifyJSON file or a folder of SVG
+// files (own-sources.ts). Each source is read lazily, one set at a time, so a full import never
+// holds more than one set in memory.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import type { CatalogueSetConfig } from './catalogue-config.ts';
+import { sourceOf, type CatalogueSetConfig } from './catalogue-config.ts';
 import type { SetSource } from './map-set.ts';
+import { folderDigest, loadFolderSet, loadJsonFileSet, metadataPathOf, type Rejection, type SetOverrides } from './own-sources.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 const require = createRequire(import.meta.url);
 
 export interface SetFile {
   prefix: string;
-  /** Reads and parses the set; `digest` covers every byte it was built from. */
-  load(): Promise<{ source: SetSource; digest: string }>;
+  /** Reads and parses the set; `digest` covers every byte it was built from; `rejected`: files left out, and why. */
+  load(): Promise<{ source: SetSource; digest: string; rejected?: Rejection[]; renames?: Record<string, string>; defaultStyle?: string }>;
+  /** The digest alone, when it is much cheaper than load() (a folder whose files would be cleaned). */
+  peekDigest?(): Promise<string>;
 }
 
 async function readJson(path: string, hash: ReturnType<typeof createHash>): Promise<unknown> {
@@ -33,17 +37,70 @@ export class MissingSetError extends Error {
   override name = 'MissingSetError';
 }
 
+export interface SetFileOptions {
+  /** Where @iconify/json is, for sets whose source is `collection` (located on first use otherwise). */
+  collection?: () => Promise<string>;
+  /** Worker threads for cleaning folders of SVG files. */
+  workers?: number;
+}
+
+/** Each configured set from its source. */
+export function setFilesFor(sets: readonly CatalogueSetConfig[], options: SetFileOptions = {}): SetFile[] {
+  return sets.map((set) => {
+    const source = sourceOf(set);
+    const overrides: SetOverrides = { ...(set.name ? { name: set.name } : {}), ...(set.license ? { license: set.license } : {}) };
+    switch (source.kind) {
+      case 'package':
+        return packageSetFile(set.prefix, source.package, overrides);
+      case 'collection':
+        return {
+          prefix: set.prefix,
+          async load() {
+            const dir = await (options.collection ?? (() => locateFullCollection(() => {})))();
+            const file = (await fullCollectionSetFiles(dir)).find((candidate) => candidate.prefix === set.prefix);
+            if (!file) throw new MissingSetError(`The set "${set.prefix}" is not in @iconify/json.`);
+            return withOverrides(await file.load(), overrides);
+          },
+        };
+      case 'json':
+        return { prefix: set.prefix, load: () => loadJsonFileSet(set.prefix, source.path, overrides) };
+      case 'folder':
+        return {
+          prefix: set.prefix,
+          load: () => loadFolderSet({ prefix: set.prefix, folder: source.path, metadata: source.metadata, overrides, workers: options.workers }),
+          peekDigest: async () => (await folderDigest(source.path, metadataPathOf(source.path, source.metadata), JSON.stringify(overrides))).digest,
+        };
+      default:
+        throw new Error(`unknown source kind of set "${set.prefix}"`);
+    }
+  });
+}
+
+/** A package or collection set with the config's name or license over its own info. */
+function withOverrides(loaded: { source: SetSource; digest: string }, overrides: SetOverrides) {
+  if (!overrides.name && !overrides.license) return loaded;
+  const info = { ...((loaded.source.info ?? (loaded.source.json as { info?: object }).info ?? {}) as Record<string, unknown>) };
+  if (overrides.name) info.name = overrides.name;
+  if (overrides.license) info.license = { title: overrides.license.title ?? overrides.license.spdx, spdx: overrides.license.spdx, url: overrides.license.url };
+  const digest = createHash('sha256').update(loaded.digest).update(JSON.stringify(overrides)).digest('hex');
+  return { source: { ...loaded.source, info }, digest };
+}
+
 /** The demo sets: each an installed @iconify-json/<prefix> package (see package.json). */
 export function packageSetFiles(sets: readonly CatalogueSetConfig[]): SetFile[] {
-  return sets.map(({ prefix }) => ({
+  return sets.map(({ prefix }) => packageSetFile(prefix, `@iconify-json/${prefix}`, {}));
+}
+
+function packageSetFile(prefix: string, packageName: string, overrides: SetOverrides): SetFile {
+  return {
     prefix,
     async load() {
       let dir: string;
       try {
-        dir = dirname(require.resolve(`@iconify-json/${prefix}/package.json`));
+        dir = dirname(require.resolve(`${packageName}/package.json`));
       } catch {
         throw new MissingSetError(
-          `The set "${prefix}" is not installed: add it with \`npm install @iconify-json/${prefix}\`, or remove it from prisma/catalogue.yaml.`,
+          `The set "${prefix}" is not installed: add it with \`npm install ${packageName}\`, or remove it from prisma/catalogue.yaml.`,
         );
       }
       const hash = createHash('sha256');
@@ -51,9 +108,9 @@ export function packageSetFiles(sets: readonly CatalogueSetConfig[]): SetFile[] 
       const json = await readJson(join(dir, 'icons.json'), hash);
       const info = await readJsonIfExists(join(dir, 'info.json'), hash);
       const metadata = await readJsonIfExists(join(dir, 'metadata.json'), hash);
-      return { source: { json, info, metadata, version: pkg.version }, digest: hash.digest('hex') };
+      return withOverrides({ source: { json, info, metadata, version: pkg.version }, digest: hash.digest('hex') }, overrides);
     },
-  }));
+  };
 }
 
 /** Every set of the @iconify/json package, in prefix order. */

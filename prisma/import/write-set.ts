@@ -5,6 +5,7 @@
 // goes up with the set, so cached totals and the search data know they are behind.
 import { sanitizedMark } from '../../lib/svg/sanitize.ts';
 import type { PrismaClient } from '../generated/client.ts';
+import { matchesAny } from './catalogue-config.ts';
 import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
 
 type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -41,21 +42,75 @@ export interface WriteResult {
   setId: number;
   iconsWritten: number;
   unpublished: number;
+  renamed: number;
 }
+
+/** Account name -> "*" (the whole set, now and after later imports) or icon names and globs. */
+export type OwnersConfig = Record<string, '*' | readonly string[]>;
 
 export interface WriteSetInput {
   set: MappedSet;
   icons: MappedIcon[];
   digest: string;
+  /** Old name -> new name: the icon of the old name becomes the new one's (same id, slug, downloads, owners). */
+  renames?: Record<string, string>;
+  owners?: OwnersConfig;
   onProgress?: (progress: WriteProgress) => void;
+}
+
+/** What an import of the set would change: icon names added, changed, removed (unpublished) and renamed. */
+export interface SetPlan {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  renamed: [from: string, to: string][];
+}
+
+/** The renames that apply: the old name has a row, the new one has none yet and is in the source. */
+function applicableRenames(renames: Record<string, string> | undefined, existing: ReadonlySet<string>, incoming: ReadonlySet<string>): [string, string][] {
+  return Object.entries(renames ?? {}).filter(([from, to]) => existing.has(from) && !existing.has(to) && incoming.has(to));
+}
+
+/** Compares the set's rows with the mapped icons; reads only. */
+export async function planSet(prisma: PrismaClient, input: Pick<WriteSetInput, 'set' | 'icons' | 'renames'>): Promise<SetPlan> {
+  const rows = await prisma.$queryRawUnsafe<{ source_name: string; published: boolean; body: string; name: string; premium: boolean; style: string; keywords: string[]; tag_names: string[]; category_name: string }[]>(
+    `SELECT i.source_name, i.published, i.body, i.name, i.premium, i.style, i.keywords, i.tag_names, i.category_name
+     FROM icons i JOIN icon_sets s ON s.id = i.set_id WHERE s.prefix = $1`,
+    input.set.prefix,
+  );
+  const existing = new Map(rows.map((row) => [row.source_name, row]));
+  const incoming = new Map(input.icons.filter((icon) => icon.published).map((icon) => [icon.sourceName, icon]));
+  const renamed = applicableRenames(input.renames, new Set(existing.keys()), new Set(incoming.keys()));
+  for (const [from, to] of renamed) {
+    existing.set(to, existing.get(from)!);
+    existing.delete(from);
+  }
+  const plan: SetPlan = { added: [], changed: [], removed: [], renamed };
+  for (const [name, icon] of incoming) {
+    const row = existing.get(name);
+    if (!row?.published) plan.added.push(name);
+    else if (
+      row.body !== icon.body ||
+      row.name !== icon.name ||
+      row.premium !== icon.premium ||
+      row.style !== icon.style ||
+      row.keywords.join('\n') !== icon.keywords.join('\n') ||
+      row.tag_names.join('\n') !== icon.tags.map((tag) => tag.name).join('\n')
+    ) {
+      plan.changed.push(name);
+    }
+  }
+  for (const [name, row] of existing) if (row.published && !incoming.has(name)) plan.removed.push(name);
+  return plan;
 }
 
 export async function writeSet(prisma: PrismaClient, input: WriteSetInput): Promise<WriteResult> {
   return prisma.$transaction(async (tx) => writeSetIn(tx, input), { timeout: 30 * 60_000, maxWait: 60_000 });
 }
 
-async function writeSetIn(tx: Transaction, { set, icons, digest, onProgress }: WriteSetInput): Promise<WriteResult> {
+async function writeSetIn(tx: Transaction, { set, icons, digest, renames, owners, onProgress }: WriteSetInput): Promise<WriteResult> {
   const setId = await upsertSetRow(tx, set, digest);
+  const renamed = await applyRenames(tx, setId, icons, renames);
   await upsertNamed(tx, 'categories', uniqueBySlug(icons.map((icon) => icon.category)));
   await upsertNamed(tx, 'tags', uniqueBySlug(icons.flatMap((icon) => icon.tags)));
   const slugs = await resolveSlugs(tx, setId, set.prefix, icons);
@@ -73,10 +128,57 @@ async function writeSetIn(tx: Transaction, { set, icons, digest, onProgress }: W
     setId,
     icons.map((icon) => icon.sourceName),
   );
+  await applyOwners(tx, setId, icons, owners);
   // Last, so the row lock that orders concurrent imports is held only until the commit: the
   // catalogue's new version becomes visible together with the set (refresh-search.ts).
   await tx.$executeRawUnsafe('UPDATE catalogue_state SET version = version + 1 WHERE id = 1');
-  return { setId, iconsWritten, unpublished };
+  return { setId, iconsWritten, unpublished, renamed };
+}
+
+/** Renames rows before the upsert, so that the renamed icon's row is the one updated. */
+async function applyRenames(tx: Transaction, setId: number, icons: MappedIcon[], renames: Record<string, string> | undefined): Promise<number> {
+  if (!renames || Object.keys(renames).length === 0) return 0;
+  const rows = await tx.$queryRawUnsafe<{ source_name: string }[]>(
+    `SELECT source_name FROM icons WHERE set_id = $1 AND source_name = ANY($2::text[])`,
+    setId,
+    [...Object.keys(renames), ...Object.values(renames)],
+  );
+  const existing = new Set(rows.map((row) => row.source_name));
+  const applicable = applicableRenames(renames, existing, new Set(icons.map((icon) => icon.sourceName)));
+  for (const [from, to] of applicable) {
+    await tx.$executeRawUnsafe(`UPDATE icons SET source_name = $3 WHERE set_id = $1 AND source_name = $2`, setId, from, to);
+  }
+  return applicable.length;
+}
+
+/** The config's owners, and every set grant's account, own what they should of the set. */
+async function applyOwners(tx: Transaction, setId: number, icons: MappedIcon[], owners: OwnersConfig | undefined): Promise<void> {
+  for (const [account, what] of Object.entries(owners ?? {})) {
+    await tx.$executeRawUnsafe(`INSERT INTO accounts (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, account);
+    if (what === '*') {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO set_grants (account_id, set_id) SELECT id, $2 FROM accounts WHERE name = $1 ON CONFLICT DO NOTHING`,
+        account,
+        setId,
+      );
+      continue;
+    }
+    const names = icons.filter((icon) => matchesAny(icon.sourceName, what)).map((icon) => icon.sourceName);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO ownership (account_id, icon_id)
+       SELECT a.id, i.id FROM accounts a JOIN icons i ON i.set_id = $2 AND i.source_name = ANY($3::text[])
+       WHERE a.name = $1 ON CONFLICT DO NOTHING`,
+      account,
+      setId,
+      names,
+    );
+  }
+  await tx.$executeRawUnsafe(
+    `INSERT INTO ownership (account_id, icon_id)
+     SELECT g.account_id, i.id FROM set_grants g JOIN icons i ON i.set_id = g.set_id
+     WHERE g.set_id = $1 ON CONFLICT DO NOTHING`,
+    setId,
+  );
 }
 
 async function upsertSetRow(tx: Transaction, set: MappedSet, digest: string): Promise<number> {
