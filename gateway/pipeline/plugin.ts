@@ -134,6 +134,15 @@ export interface GatewayServices {
   /** Everything the gateway depends on (the database, and what its plugins name), by name. */
   readinessChecks(): Record<string, () => Promise<boolean>>;
   readonly env: NodeJS.ProcessEnv;
+  /** How many proxies in front of the gateway are trusted to report the client (the gateway's trustedProxies). */
+  readonly trustedProxies: number;
+  /** Keys revoked by this process (the account portal): plugins that keep key records forget them at once. */
+  readonly keyRevocations: KeyRevocations;
+}
+
+export interface KeyRevocations {
+  announce(publicId: string): void;
+  listen(listener: (publicId: string) => void): void;
 }
 
 /** A plugin factory: validates its own options (errors name the key under `where`), returns the plugin. */
