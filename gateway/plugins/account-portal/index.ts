@@ -318,10 +318,12 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     const sub = exchange.path.slice(base.length) || '/';
     if (ASSETS[sub]) return asset(exchange, sub);
     const revoke = /^\/keys\/([^/]+)\/revoke$/.exec(sub);
-    const isPost = POSTS.has(sub) || revoke !== null;
-    if (!isPost && !GETS.has(sub)) return errorResponse(404, `No page at ${exchange.path}`);
-    const refused = methodNotAllowed(exchange, isPost ? ['POST'] : READ_METHODS);
+    const postable = POSTS.has(sub) || revoke !== null;
+    const readable = GETS.has(sub);
+    if (!postable && !readable) return errorResponse(404, `No page at ${exchange.path}`);
+    const refused = methodNotAllowed(exchange, [...(readable ? READ_METHODS : []), ...(postable ? ['POST'] : [])]);
     if (refused) return refused;
+    const isPost = exchange.method === 'POST';
 
     const https = options.secureCookies === 'always' || (options.secureCookies === 'auto' && cameOverHttps(exchange, services.trustedProxies));
     const cookieName = https ? '__Host-icon_portal' : 'icon_portal';
