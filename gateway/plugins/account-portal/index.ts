@@ -20,6 +20,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
+import { createUrlSigner, signingSecret, type UrlSigner } from '../../../lib/url-signing.ts';
+import { ownedIcons } from '../../../prisma/accounts/ownership.ts';
 import { createKeyOf } from '../../../prisma/accounts/api-keys.ts';
 import { accountUsage, hourOf } from '../../../prisma/accounts/key-usage.ts';
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../../../prisma/accounts/passwords.ts';
@@ -47,10 +49,12 @@ import { errorResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/re
 import { parsePluginOptions } from '../options.ts';
 import { cameOverHttps, cookieValue, readForm, sameOrigin } from './http.ts';
 import { accountPortalOptions } from './options.ts';
-import { messagePage, page, profile, signInForm, signUpForm, type UsageSeries } from './pages.ts';
+import { messagePage, page, profile, signInForm, signUpForm, type OwnedIcon, type UsageSeries } from './pages.ts';
 import { createUsageRecorder } from './usage.ts';
 
 const SITE = join(PROJECT_ROOT, 'gateway', 'plugins', 'account-portal', 'site');
+/** Where the signing secret is made when URL_SIGNING_SECRET is not set (as catalogue-context finds it). */
+const DATA_DIR = join(PROJECT_ROOT, '.data');
 const ASSETS: Record<string, string> = { '/portal.css': 'text/css; charset=utf-8', '/portal.js': 'text/javascript; charset=utf-8' };
 
 /** Scripts, styles and images from this origin only; forms post here only; never framed. */
@@ -91,6 +95,25 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   let nextCleanup = 0;
   const assetCache = new Map<string, Buffer>();
   const assets = { css: `${base}/portal.css`, js: `${base}/portal.js` };
+
+  // Made on first use, as catalogue-context's: `mesh build` loads plugins without serving.
+  let signer: UrlSigner | undefined;
+  /** A file's address signed for its icon, valid for signedUrlSeconds (rounded up as the resolvers round it). */
+  const signed = (url: string, iconId: number) => {
+    signer ??= createUrlSigner(signingSecret(services.env, DATA_DIR));
+    const seconds = options.ownedIcons.signedUrlSeconds;
+    const step = Math.max(1, Math.floor(seconds / 4));
+    const expires = Math.ceil((Date.now() / 1000 + seconds) / step) * step;
+    return `${url}?expires=${expires}&signature=${signer.sign(String(iconId), expires)}`;
+  };
+  async function iconsOf(client: PrismaClient, accountId: number): Promise<OwnedIcon[]> {
+    const { svgPath, pngPath, maxListed } = options.ownedIcons;
+    const segment = encodeURIComponent;
+    return (await ownedIcons(client, accountId, maxListed)).map((icon) => {
+      const svgUrl = signed(`${svgPath}/${segment(icon.prefix)}/${segment(icon.sourceName)}.svg`, icon.id);
+      return { ...icon, previewUrl: svgUrl, svgUrl, pngUrl: signed(`${pngPath}/${segment(icon.prefix)}/${segment(icon.sourceName)}.png`, icon.id) };
+    });
+  }
 
   // ---- responses ----
 
@@ -233,7 +256,11 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     const hoursBack = options.usage.keepDays * 24;
     const firstHour = hourOf(now) * 1000 - (hoursBack - 1) * 3_600_000;
     const firstDay = Math.floor(now / 86_400_000) * 86_400_000 - (options.usage.keepDays - 1) * 86_400_000;
-    const [keys, rows] = await Promise.all([listAccountKeys(client, account.id), accountUsage(client, account.id, new Date(Math.min(firstHour, firstDay)))]);
+    const [keys, icons] = await Promise.all([listAccountKeys(client, account.id), iconsOf(client, account.id)]);
+    const { rows, pending } = await usage.quietly(async () => {
+      const written = await accountUsage(client, account.id, new Date(Math.min(firstHour, firstDay)));
+      return { rows: written, pending: new Map(keys.map((key) => [key.id, usage.pending(key.id, now)])) };
+    });
     const series: UsageSeries = { hours: new Array(hoursBack).fill(0), days: new Array(options.usage.keepDays).fill(0), firstHour: new Date(firstHour), firstDay: new Date(firstDay) };
     const thisHour = new Map<number, number>();
     const add = (at: number, requests: number) => {
@@ -248,10 +275,10 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     }
     // What this gateway counted and has not written yet, so that a call shows at once here.
     for (const key of keys) {
-      const pending = usage.pending(key.id, now);
-      if (!pending) continue;
-      add(now, pending);
-      thisHour.set(key.id, (thisHour.get(key.id) ?? 0) + pending);
+      const counted = pending.get(key.id) ?? 0;
+      if (!counted) continue;
+      add(now, counted);
+      thisHour.set(key.id, (thisHour.get(key.id) ?? 0) + counted);
     }
     const query = visit.exchange.query;
     const notice = query.has('revoked') ? `Key ${query.get('revoked')} is revoked: it no longer works.` : undefined;
@@ -263,7 +290,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
         keys: keys.map((key) => ({ ...key, thisHour: thisHour.get(key.id) ?? 0 })),
         created: extra.created,
         usage: series,
-        icons: [],
+        icons,
         maxKeys: options.maxKeysPerAccount,
         usageDays: options.usage.keepDays,
       },

@@ -41,6 +41,19 @@ export const accountPortalOptions = z
     maxKeysPerAccount: count(10, 1000),
     /** The hourly limit given to keys made on the portal (rate-limit's hourlyLimit is for keys without one). @default 1000 */
     keyHourlyLimit: count(1000, 10_000_000),
+    /**
+     * The premium icons an account owns, listed on its profile page with their files at signed
+     * addresses (icon-files' paths; URL_SIGNING_SECRET, as catalogue-context signs them).
+     */
+    ownedIcons: z
+      .object({
+        svgPath: path.default('/svg'),
+        pngPath: path.default('/png'),
+        signedUrlSeconds: z.number().int().min(60).max(7 * 86_400).default(3600),
+        maxListed: count(500, 10_000),
+      })
+      .strict()
+      .default({ svgPath: '/svg', pngPath: '/png', signedUrlSeconds: 3600, maxListed: 500 }),
     /** Requests per key and hour, recorded in batches (for the usage charts). enabled: false on a gateway whose database is a read replica. */
     usage: z
       .object({

@@ -15,6 +15,11 @@ export interface UsageRecorder {
   count(keyId: number, now?: number): void;
   /** Requests of a key in the current hour counted here and not yet applied. */
   pending(keyId: number, now?: number): number;
+  /**
+   * Runs `read` (which reads the written usage, then `pending`) with no batch being written
+   * meanwhile, so that a request is counted once: in the database or pending, never both.
+   */
+  quietly<T>(read: () => Promise<T>): Promise<T>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -36,6 +41,7 @@ export function createUsageRecorder({
   let flushing: Promise<void> | undefined;
   let failing = false;
   let nextExpiry = 0;
+  let readers = 0;
   const keyOf = (keyId: number, hour: number) => `${keyId}:${hour}`;
 
   function schedule(): void {
@@ -44,6 +50,10 @@ export function createUsageRecorder({
 
   function tick(): void {
     timer = undefined;
+    if (readers > 0) {
+      schedule();
+      return;
+    }
     flushing ??= flush().finally(() => {
       flushing = undefined;
       if (gathering.size > 0 || unapplied) schedule();
@@ -88,6 +98,15 @@ export function createUsageRecorder({
     pending(keyId, now = Date.now()) {
       const key = keyOf(keyId, hourOf(now));
       return (gathering.get(key) ?? 0) + (unapplied?.counts.get(key) ?? 0);
+    },
+    async quietly(read) {
+      readers++;
+      try {
+        await flushing;
+        return await read();
+      } finally {
+        readers--;
+      }
     },
     async flush() {
       await flushing;
