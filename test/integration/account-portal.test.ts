@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 import { runCli } from '../../cli/commands.ts';
 import { applyKeyUsageBatch } from '../../prisma/accounts/key-usage.ts';
+import { grantIcons } from '../../prisma/accounts/ownership.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { withConfig } from '../helpers/config.ts';
 import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
@@ -123,6 +124,9 @@ describe.skipIf(skip)('the account portal', () => {
     expect(html).toContain('<label for="password">Password</label>');
     expect(html).toContain('<button type="submit">Sign in</button>');
     expect((await visitor.get('/account')).headers.get('location')).toBe('/account/sign-in');
+    // No trusted proxy here: a client's own X-Forwarded-Proto does not make the cookie Secure.
+    const spoofed = await fetch(`${url}/account/sign-in`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(spoofed.headers.get('set-cookie')).toMatch(/^icon_portal=.*SameSite=Lax$/);
   });
 
   it('rotates the session at sign-in: the cookie from before it is not signed in', async () => {
@@ -296,6 +300,25 @@ describe.skipIf(skip)('the account portal', () => {
     await expect.poll(async () => (await icons(key)).status, { timeout: 15_000, interval: 500 }).toBe(401);
   });
 
+  it('lists the premium icons the account owns, with files at signed addresses that need no key', async () => {
+    const visitor = new Visitor(url);
+    await visitor.signUp('collector@example.com', PASSWORD);
+    await visitor.signIn('collector@example.com', PASSWORD);
+    expect(await (await visitor.get('/account')).text()).toContain('<h2 id="icons-title">Premium icons you own</h2>\n<p>None yet.</p>');
+    const icon = await database.db.prisma.icon.findFirstOrThrow({ where: { premium: true, published: true }, orderBy: { id: 'asc' } });
+    await grantIcons(database.db.prisma, 'collector@example.com', [icon.slug]);
+    const html = await (await visitor.get('/account')).text();
+    expect(html).toContain(`<span>${icon.name}</span>`);
+    const svgUrl = /<a href="([^"]+)" download="[^"]+\.svg">/.exec(html)![1]!.replaceAll('&#38;', '&');
+    const pngUrl = /<a href="([^"]+)" download="[^"]+\.png">/.exec(html)![1]!.replaceAll('&#38;', '&');
+    const svg = await fetch(`${url}${svgUrl}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toContain('image/svg+xml');
+    expect((await fetch(`${url}${pngUrl}`)).headers.get('content-type')).toBe('image/png');
+    // Without the signature, the premium file is refused to a caller without an owner's key.
+    expect((await fetch(`${url}${svgUrl.split('?')[0]}`)).status).toBe(403);
+  });
+
   it('with signUps: invite, signs up only with an invitation made for that email', async () => {
     await withConfig(
       (config) => config.replace('signUps: open', 'signUps: invite').replace('signUpsPerAddress: 10', 'signUpsPerAddress: 100'),
@@ -320,6 +343,40 @@ describe.skipIf(skip)('the account portal', () => {
         }
       },
     );
+  });
+});
+
+describe.skipIf(skip)('behind a trusted TLS-terminating proxy', () => {
+  it('sets a Secure __Host- cookie when the proxy says https, and accepts https form posts of this host', async () => {
+    const database = await createCatalogueCopy('postgres');
+    try {
+      await withConfig(
+        (config) => config.replace('trustedProxies: 0', 'trustedProxies: 1'),
+        async (dir) => {
+          const gateway = await startGatewayInProcess(database.db, { dir });
+          try {
+            const proxied = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' };
+            const page = await fetch(`${gateway.url}/account/sign-in`, { headers: proxied });
+            const cookie = page.headers.get('set-cookie')!;
+            expect(cookie).toMatch(/^__Host-icon_portal=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
+            const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+            const post = (origin: string) =>
+              fetch(`${gateway.url}/account/sign-in`, {
+                method: 'POST',
+                headers: { ...proxied, origin, cookie: cookie.split(';')[0]!, 'content-type': 'application/x-www-form-urlencoded' },
+                body: new URLSearchParams({ csrf, email: 'nobody@example.com', password: 'whatever it is' }).toString(),
+                redirect: 'manual',
+              });
+            expect((await post(gateway.url.replace('http:', 'https:'))).status).toBe(401); // a sign-in that was heard (and failed)
+            expect((await post(gateway.url)).status).toBe(403); // http: not this page's origin
+          } finally {
+            await gateway.close();
+          }
+        },
+      );
+    } finally {
+      await database.drop();
+    }
   });
 });
 
