@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from '../prisma/accounts/api-keys.ts';
 import { grantIcons, grantSet, revokeIcons, revokeSet } from '../prisma/accounts/ownership.ts';
+import { createInvitation, disableAccount, enableAccount } from '../prisma/accounts/portal.ts';
 import { databaseOptionsFromEnv, openDatabase, type Database } from '../prisma/database.ts';
 import { applyMigrations } from '../prisma/engine/migrations.ts';
 import { PREFIX_PATTERN } from '../prisma/import/catalogue-config.ts';
@@ -44,6 +45,14 @@ Commands:
   revoke --account <name> <icon id or slug>...
   revoke --account <name> --set <prefix>
                       Take ownership back.
+  accounts invite --email <address> [--days <valid days, default 7>]
+                      Invite someone to the account portal (when its sign-ups are by
+                      invitation). The code is printed once, alone on the last line.
+  accounts disable --account <name>
+                      Disable an account: every key of it is revoked, its portal sessions end
+                      and it can no longer sign in. (Portal accounts are named by their email.)
+  accounts enable --account <name>
+                      Let a disabled account sign in again (its revoked keys stay revoked).
   migrate             Apply pending database migrations.
   help                Show this message.
 
@@ -243,6 +252,39 @@ const commands: Record<string, Command> = {
       });
     } else {
       throw new UsageError(action ? `Unknown keys action "${action}" (create, list, revoke)` : 'keys needs an action: create, list or revoke');
+    }
+  },
+
+  async accounts(args, io) {
+    const [action, ...rest] = args;
+    if (action === 'invite') {
+      const { values, positionals } = parse(rest, { email: { type: 'string' }, days: { type: 'string' } }, true);
+      if (positionals.length) throw new UsageError(`accounts invite takes no arguments (got "${positionals[0]}")`);
+      const email = values.email?.trim();
+      if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('accounts invite needs --email <address>');
+      const days = values.days === undefined ? 7 : parsePositiveInteger(values.days, '--days');
+      await withDatabase(async (db) => {
+        const { code, expiresAt } = await createInvitation(db.prisma, email, days);
+        io.out(`Invited ${email.toLowerCase()} until ${expiresAt.toISOString()}. They sign up on the portal with this code`);
+        io.out('(or at <portal>/sign-up?invitation=<code>); it is not shown again:');
+        io.out(code);
+      });
+    } else if (action === 'disable' || action === 'enable') {
+      const { values, positionals } = parse(rest, { account: { type: 'string' } }, true);
+      if (positionals.length) throw new UsageError(`accounts ${action} takes no arguments (got "${positionals[0]}")`);
+      const account = values.account?.trim();
+      if (!account) throw new UsageError(`accounts ${action} needs --account <name>`);
+      await withDatabase(async (db) => {
+        if (action === 'enable') {
+          if (!(await enableAccount(db.prisma, account))) throw new UsageError(`No account "${account}"`);
+          return io.out(`Enabled "${account}": it can sign in again; its revoked keys stay revoked.`);
+        }
+        const disabled = await disableAccount(db.prisma, account);
+        if (!disabled) throw new UsageError(`No account "${account}"`);
+        io.out(`Disabled "${account}": ${disabled.revokedKeys.length} key(s) revoked${disabled.revokedKeys.length ? ` (${disabled.revokedKeys.join(', ')})` : ''}, its sessions ended.`);
+      });
+    } else {
+      throw new UsageError(action ? `Unknown accounts action "${action}" (invite, disable, enable)` : 'accounts needs an action: invite, disable or enable');
     }
   },
 

@@ -73,6 +73,7 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   let shaper: ErrorShaper = defaultErrorShaper();
   let bound = false;
   let draining = false;
+  const revocationListeners: ((publicId: string) => void)[] = [];
 
   type Carried = { [EXCHANGE]?: Exchange };
   const track = (exchange: Exchange) => {
@@ -87,6 +88,13 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
     database: host.database,
     metrics,
     env: host.env ?? process.env,
+    trustedProxies,
+    keyRevocations: {
+      announce: (publicId) => {
+        for (const listener of revocationListeners) listener(publicId);
+      },
+      listen: (listener) => void revocationListeners.push(listener),
+    },
     // Plugins are built before the error-shaping plugin may be: they call the shaper in force.
     errors: {
       unexpected: (error, exchange) => shaper.unexpected(error, exchange),

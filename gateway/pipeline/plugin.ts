@@ -153,6 +153,15 @@ export interface GatewayServices {
    * (gateway/shared-resources.ts). Disposed once no gateway holds it; never close it yourself.
    */
   keep: SharedResources['keep'];
+  /** How many proxies in front of the gateway are trusted to report the client (the gateway's trustedProxies). */
+  readonly trustedProxies: number;
+  /** Keys revoked by this process (the account portal): plugins that keep key records forget them at once. */
+  readonly keyRevocations: KeyRevocations;
+}
+
+export interface KeyRevocations {
+  announce(publicId: string): void;
+  listen(listener: (publicId: string) => void): void;
 }
 
 /** A plugin factory: validates its own options (errors name the key under `where`), returns the plugin. */

@@ -1,6 +1,7 @@
 // The gateway's plugins by the name .meshrc.yaml lists them under (gateway/gateway.ts builds
 // them in the listed order).
 import type { PluginFactory } from '../pipeline/plugin.ts';
+import { useAccountPortal } from './account-portal/index.ts';
 import { useApiKeyAuth } from './api-key-auth/index.ts';
 import { useAuthThrottle } from './auth-throttle/index.ts';
 import { useCatalogueContext } from './catalogue-context/index.ts';
@@ -29,4 +30,5 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   'rest-routes': useRestRoutes,
   'download-counts': useDownloadCounts,
   'web-pages': useWebPages,
+  'account-portal': useAccountPortal,
 };

@@ -55,13 +55,22 @@ function randomString(alphabet: string, length: number): string {
 
 export async function createApiKey(
   prisma: PrismaClient,
-  { accountName, hourlyLimit }: { accountName: string; hourlyLimit?: number | null },
+  { accountName, hourlyLimit, name }: { accountName: string; hourlyLimit?: number | null; name?: string | null },
 ): Promise<CreatedKey> {
   const account = await prisma.account.upsert({ where: { name: accountName }, create: { name: accountName }, update: {} });
+  return createKeyOf(prisma, account, { hourlyLimit, name });
+}
+
+/** A new key of an existing account (the account portal's "Create key"). */
+export async function createKeyOf(
+  prisma: PrismaClient,
+  account: { id: number; name: string },
+  { hourlyLimit, name }: { hourlyLimit?: number | null; name?: string | null } = {},
+): Promise<CreatedKey> {
   const publicId = randomString(PUBLIC_ALPHABET, 10);
   const key = `ick_${publicId}_${randomString(SECRET_ALPHABET, 32)}`;
   await prisma.apiKey.create({
-    data: { publicId, secretHash: digestKey(key), accountId: account.id, hourlyLimit: hourlyLimit ?? null },
+    data: { publicId, secretHash: digestKey(key), accountId: account.id, hourlyLimit: hourlyLimit ?? null, name: name ?? null },
   });
   return { key, publicId, accountId: account.id, accountName: account.name, hourlyLimit: hourlyLimit ?? null };
 }
@@ -85,13 +94,14 @@ export interface ApiKeyRecord {
 export async function findApiKeyRecord(prisma: PrismaClient, publicId: string): Promise<ApiKeyRecord | null> {
   const row = await prisma.apiKey.findUnique({
     where: { publicId },
-    select: { id: true, secretHash: true, accountId: true, hourlyLimit: true, revokedAt: true },
+    select: { id: true, secretHash: true, accountId: true, hourlyLimit: true, revokedAt: true, account: { select: { disabledAt: true } } },
   });
   if (!row) return null;
   return {
     key: { keyId: row.id, publicId, accountId: row.accountId, hourlyLimit: row.hourlyLimit },
     secretDigest: ownedBytes(Buffer.from(row.secretHash, 'hex')),
-    revoked: row.revokedAt !== null,
+    // A disabled account's keys are revoked too (accounts disable); this holds even for one revoked by hand later.
+    revoked: row.revokedAt !== null || row.account.disabledAt !== null,
   };
 }
 

@@ -84,3 +84,18 @@ export async function revokeIcons(prisma: PrismaClient, accountName: string, ref
   const found = new Set(revoked.flatMap((icon) => [String(icon.id), icon.slug]));
   return { revoked: revoked.map((icon) => icon.slug), notOwned: refs.filter((ref) => !found.has(ref)) };
 }
+
+/** The published icons an account owns, by name: what its profile page lists with their files. */
+export async function ownedIcons(
+  prisma: PrismaClient,
+  accountId: number,
+  limit: number,
+): Promise<{ id: number; name: string; slug: string; prefix: string; sourceName: string }[]> {
+  const rows = await prisma.ownership.findMany({
+    where: { accountId, icon: { published: true } },
+    select: { icon: { select: { id: true, name: true, slug: true, sourceName: true, set: { select: { prefix: true } } } } },
+    orderBy: { icon: { name: 'asc' } },
+    take: limit,
+  });
+  return rows.map(({ icon }) => ({ id: icon.id, name: icon.name, slug: icon.slug, prefix: icon.set.prefix, sourceName: icon.sourceName }));
+}

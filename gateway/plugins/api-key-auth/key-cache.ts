@@ -87,6 +87,12 @@ export class KeyCache {
     );
   }
 
+  /** Forgets what is known of `publicId` (its key was revoked here): the next request looks it up. */
+  forget(publicId: string): void {
+    this.entries?.delete(publicId);
+    this.unknownIds?.delete(publicId);
+  }
+
   /** The record as last read, when the lookup failed because the database could not answer. */
   private lastKnown(publicId: string, error: unknown): ApiKeyRecord | null {
     const entry = databaseUnavailability(error) ? this.entries?.get(publicId, { allowStale: true }) : undefined;
