@@ -93,7 +93,8 @@ const metric = (text: string, name: string) => Number(new RegExp(`^${name.replac
 const BASE_EDITS: [string, string][] = [
   ['trustedProxies: 0', 'trustedProxies: 1'],
   ['            limit: 20\n', '            limit: 3\n'],
-  ['flushSeconds: 5', 'flushSeconds: 3600'],
+  // download-counts' own line (the account portal's usage has a flushSeconds too, inline).
+  ['\n            flushSeconds: 5\n', '\n            flushSeconds: 3600\n'],
 ];
 
 const NEW_ROUTE = `              - path: /categories/{category}/icons

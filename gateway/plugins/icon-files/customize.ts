@@ -42,7 +42,7 @@ function wholeNumber(name: string, value: string, min: number, max: number): num
   return Number(value);
 }
 
-const QUARTER_TURNS: Record<string, number> = { '0': 0, '1': 1, '2': 2, '3': 3, '90': 1, '180': 2, '270': 3, '0deg': 0, '90deg': 1, '180deg': 2, '270deg': 3 };
+export const QUARTER_TURNS: Record<string, number> = { '0': 0, '1': 1, '2': 2, '3': 3, '90': 1, '180': 2, '270': 3, '0deg': 0, '90deg': 1, '180deg': 2, '270deg': 3 };
 
 function parseFlip(value: string): { hFlip: boolean; vFlip: boolean } {
   const parts = value.toLowerCase().split(/\s*,\s*/);

@@ -1,6 +1,22 @@
 // What the icon-files plugin says of its paths in the API's description (the OpenAPI document).
+import cssColors from 'color-name';
 import type { ApiDescription, DescribedHeader, DescribedPath, DescribedResponse } from '../../pipeline/plugin.ts';
+import { QUARTER_TURNS } from './customize.ts';
 import type { IconFilesOptions } from './options.ts';
+
+/**
+ * A regular expression matching any of `words` in any letter case, as customize.ts reads them.
+ * JSON Schema's patterns take no flags, so each letter becomes a class of both its cases; an
+ * `enum` would say that only the lower-case spelling is allowed.
+ */
+function anyCase(words: readonly string[]): string {
+  return words.map((word) => word.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)).join('|');
+}
+
+const COLOR_PATTERN = `^(#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|${anyCase(Object.keys(cssColors))})$`;
+const ROTATE_PATTERN = `^(${anyCase(Object.keys(QUARTER_TURNS))})$`;
+const FLIP_WORD = `(${anyCase(['horizontal', 'vertical'])})`;
+const FLIP_PATTERN = `^${FLIP_WORD}(\\s*,\\s*${FLIP_WORD})*$`;
 
 const ETAG: DescribedHeader = { name: 'ETag', description: 'Strong validator of the file (one per content coding); send it back in If-None-Match for a 304.', schema: { type: 'string' } };
 const CACHE_CONTROL: DescribedHeader = {
@@ -25,7 +41,7 @@ const query = (name: string, description: string, schema: Record<string, unknown
 function customizationParameters({ svgSize }: IconFilesOptions, sizeOnly: boolean) {
   const bounded = { type: 'integer', minimum: svgSize.min, maximum: svgSize.max };
   return [
-    query('color', 'Replaces `currentColor` (the colour of monochrome icons): a hex colour (`#1e90ff`, `%23f00`, or the digits alone) or a CSS colour name (`tomato`).', { type: 'string', maxLength: 50 }),
+    query('color', 'Replaces `currentColor` (the colour of monochrome icons): a hex colour (`#1e90ff`, `%23f00`, or the digits alone) or a CSS colour name (`tomato`), in any letter case.', { type: 'string', maxLength: 50, pattern: COLOR_PATTERN }),
     ...(sizeOnly
       ? []
       : [
@@ -33,10 +49,11 @@ function customizationParameters({ svgSize }: IconFilesOptions, sizeOnly: boolea
           query('width', 'Width in pixels (the height follows unless given).', bounded),
           query('height', 'Height in pixels (the width follows unless given).', bounded),
         ]),
-    query('rotate', 'Clockwise: 90, 180 or 270 degrees (or 1, 2, 3 quarter turns).', { type: 'string', enum: ['0', '1', '2', '3', '90', '180', '270', '0deg', '90deg', '180deg', '270deg'] }),
-    query('flip', 'Mirror: `horizontal`, `vertical` or `horizontal,vertical`.', { type: 'string', enum: ['horizontal', 'vertical', 'horizontal,vertical', 'vertical,horizontal'] }),
-    query('expires', 'Of a signed address (premium icons): as `svg_url` of GET /icons/{ref} gives it to an owner.', { type: 'integer', minimum: 0 }),
-    query('signature', 'Of a signed address (premium icons), with `expires`.', { type: 'string', maxLength: 100 }),
+    query('rotate', 'Clockwise: `90`, `180` or `270` degrees, also written `90deg` (or `1`, `2`, `3` quarter turns), in any letter case.', { type: 'string', pattern: ROTATE_PATTERN, examples: ['90'] }),
+    query('flip', 'Mirror: `horizontal`, `vertical` or `horizontal,vertical`, in any letter case.', { type: 'string', pattern: FLIP_PATTERN, examples: ['horizontal'] }),
+    // Not the client's to compose: a malformed signed address is one whose signature does not match (403), not a 400.
+    query('expires', 'Of a signed address (premium icons): as `svg_url` of GET /icons/{ref} gives it to an owner (Unix seconds). A malformed one is an invalid address: 403.', { type: 'string' }),
+    query('signature', 'Of a signed address (premium icons), with `expires`. A wrong one: 403.', { type: 'string' }),
   ];
 }
 
