@@ -16,7 +16,7 @@ if (pgSkip) console.log(`download counts over HTTP skipped: ${pgSkip}`);
 
 const env = { ...process.env, REDIS_URL: '', REDIS_CLUSTER_NODES: '' };
 const fastFlush = (config: string) => {
-  const edited = config.replace('flushSeconds: 5', 'flushSeconds: 0.2').replace('foldSeconds: 300', 'foldSeconds: 0.3');
+  const edited = config.replace('\n            flushSeconds: 5\n', '\n            flushSeconds: 0.2\n').replace('foldSeconds: 300', 'foldSeconds: 0.3');
   expect(edited).not.toBe(config);
   return edited;
 };
@@ -170,7 +170,7 @@ describe.skipIf(pgSkip)('download counts over HTTP', () => {
     await off.close();
     expect(await downloadsOf(icon.id)).toBe(before);
     // A closing gateway sends what it counted and folds it, without waiting for its next flush or fold.
-    const slow = await withConfig((config) => config.replace('flushSeconds: 5', 'flushSeconds: 3600').replace('foldSeconds: 300', 'foldSeconds: 3600'), async (dir) => startGatewayInProcess(await openPool(), { dir, env }));
+    const slow = await withConfig((config) => config.replace('\n            flushSeconds: 5\n', '\n            flushSeconds: 3600\n').replace('foldSeconds: 300', 'foldSeconds: 3600'), async (dir) => startGatewayInProcess(await openPool(), { dir, env }));
     for (let i = 0; i < 3; i++) expect((await send(slow, `/svg/${icon.file}.svg`)).status).toBe(200);
     expect(await downloadsOf(icon.id)).toBe(before);
     await slow.close();

@@ -5,13 +5,15 @@ import { ConfigError, loadCatalogueConfig, matchesGlob, parseCatalogueConfig } f
 const require = createRequire(import.meta.url);
 
 describe('catalogue config', () => {
-  it('loads the bundled demo catalogue: five sets, at least one premium, one multicolor-only set', async () => {
+  it('loads the bundled demo catalogue: five Iconify packages and its own set, at least one premium, one multicolor-only set', async () => {
     const config = await loadCatalogueConfig();
-    expect(config.sets.length).toBeGreaterThanOrEqual(5);
+    const packages = config.sets.filter((set) => set.source === undefined);
+    expect(packages.length).toBeGreaterThanOrEqual(5);
+    expect(config.sets.some((set) => set.source !== undefined && 'folder' in set.source)).toBe(true);
     expect(config.sets.some((set) => set.premium)).toBe(true);
     expect(config.sets.some((set) => !set.premium)).toBe(true);
     // Multicolor-only: the set's own info.json says its icons carry their palette.
-    const multicolor = config.sets.filter((set) => (require(`@iconify-json/${set.prefix}/info.json`) as { palette?: boolean }).palette === true);
+    const multicolor = packages.filter((set) => (require(`@iconify-json/${set.prefix}/info.json`) as { palette?: boolean }).palette === true);
     expect(multicolor.length).toBeGreaterThanOrEqual(1);
   });
 
