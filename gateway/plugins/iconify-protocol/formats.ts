@@ -4,6 +4,7 @@
 // Iconify's API. Pure functions: no HTTP, no catalogue access.
 import type { IconifyAlias, IconifyInfo, IconifyJSON } from '@iconify/types';
 import { getIconData, getIconsCSS, iconToHTML, iconToSVG, type IconifyIconCustomisations } from '@iconify/utils';
+import type { IconifySetData } from '../../../resolvers/catalogue/iconify.ts';
 
 /** getIconsCSS's options (their type is not exported by name). */
 export type CssOptions = NonNullable<Parameters<typeof getIconsCSS>[2]>;
@@ -38,22 +39,8 @@ export interface IconsData {
   notFound: string[];
 }
 
-/** A set as the IconifySets operation gives it. */
-export interface SetData {
-  prefix: string;
-  name: string;
-  total: number;
-  author: string;
-  authorUrl: string | null;
-  licenseTitle: string;
-  licenseSpdx: string | null;
-  licenseUrl: string | null;
-  samples: string[];
-  height: number | null;
-  palette: boolean;
-  premium: boolean;
-  lastModified: number;
-}
+/** A set as the IconifySets operation gives it: the resolver's record, as GraphQL returns it. */
+export type SetData = IconifySetData;
 
 function aliasEntry(alias: AliasData): IconifyAlias {
   const entry: IconifyAlias = { parent: alias.parent };
