@@ -9,7 +9,7 @@ describe('catalogue config', () => {
     const config = await loadCatalogueConfig();
     const packages = config.sets.filter((set) => set.source === undefined);
     expect(packages.length).toBeGreaterThanOrEqual(5);
-    expect(config.sets.some((set) => set.source !== undefined && 'folder' in set.source)).toBe(true);
+    expect(config.sets.some((set) => set.source?.kind === 'folder')).toBe(true);
     expect(config.sets.some((set) => set.premium)).toBe(true);
     expect(config.sets.some((set) => !set.premium)).toBe(true);
     // Multicolor-only: the set's own info.json says its icons carry their palette.
