@@ -4,7 +4,7 @@
 // Iconify's API. Pure functions: no HTTP, no catalogue access.
 import type { IconifyAlias, IconifyInfo, IconifyJSON } from '@iconify/types';
 import { getIconData, getIconsCSS, iconToHTML, iconToSVG, type IconifyIconCustomisations } from '@iconify/utils';
-import type { IconifySetData } from '../../../resolvers/catalogue/iconify.ts';
+import type { IconifyAliasData, IconifySetData } from '../../../resolvers/catalogue/iconify.ts';
 
 /** getIconsCSS's options (their type is not exported by name). */
 export type CssOptions = NonNullable<Parameters<typeof getIconsCSS>[2]>;
@@ -18,16 +18,8 @@ export interface IconData {
   premium: boolean;
 }
 
-/** An alias as the IconifyIcons operation gives it. */
-export interface AliasData {
-  name: string;
-  parent: string;
-  rotate: number;
-  hFlip: boolean;
-  vFlip: boolean;
-  width: number | null;
-  height: number | null;
-}
+/** An alias as the IconifyIcons operation gives it: the resolver's record. */
+export type AliasData = IconifyAliasData;
 
 /** What the IconifyIcons operation gives. */
 export interface IconsData {
