@@ -11,25 +11,25 @@
 import { isAbsolute, resolve } from 'node:path';
 import { print, type ExecutionResult, type GraphQLError } from 'graphql';
 import { formatPath } from '../../../lib/config-validation.ts';
-import { ownedUtf8 } from '../../../lib/owned-bytes.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { unavailability } from '../../../resolvers/errors.ts';
 import type { Viewer } from '../../../resolvers/context.ts';
 import type { Database } from '../../../prisma/database.ts';
-import { GRAPHQL_PATH, type Exchange, type GatewayResponse } from '../../pipeline/exchange.ts';
+import type { Exchange, GatewayResponse } from '../../pipeline/exchange.ts';
 import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operation-envelope.ts';
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
-import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
+import { errorResponse } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { useCompiledOperations } from './compiled-operations.ts';
-import { matchesETag, strongETag } from './etag.ts';
-import { linkHeader, pagePosition, type PagePosition } from './link-header.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { loadOperations } from './operations.ts';
 import { restRoutesOptions } from './options.ts';
 import { ParamError } from './params.ts';
-import { cacheKey, ResponseCache, routeKey } from './response-cache.ts';
+import { encodedJson, encodeRouteData, routeResponse } from './respond.ts';
+import { cacheKey, ResponseCache, routeKey, type CachedResponse } from './response-cache.ts';
 import { RouteTable, type RouteMatch } from './route-table.ts';
+import { matchedRoute, routeRequest, routeVariables } from './routing.ts';
+import { SharedRuns } from './shared-runs.ts';
 
 export const useRestRoutes: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(restRoutesOptions, rawOptions, where);
@@ -40,20 +40,11 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
   const cache = services.keep('rest-routes:responses', { maxBytes: options.cacheMaxBytes }, () => new ResponseCache({ maxBytes: options.cacheMaxBytes }));
   const routeKeys = new Map(table.routes.map((route) => [route, routeKey(route.config.path, { config: route.config, document: print(route.document) })]));
   const releaseRoutes = cache.holdRoutes([...routeKeys.values()]);
-  const MATCH = Symbol('rest-routes: the route a request matched');
   let enveloped: OperationEnvelope | undefined;
-  let openapi = { body: '{}', etag: strongETag('{}') };
+  let openapi: CachedResponse = encodedJson({});
   /** Known once an operation ran: asked whether it would refuse a query right now. */
   let database: Database | undefined;
-  const running = new Map<string, Promise<ExecutionResult>>();
-
-  function respond(exchange: Exchange, body: string | Buffer, etag: string, position?: PagePosition): GatewayResponse {
-    // Responses depend on the caller's key (premium markup), so shared caches must not keep them.
-    const headers: Record<string, string> = { etag, 'cache-control': 'private, no-cache' };
-    if (position) headers.link = linkHeader(exchange.path, exchange.query, position);
-    if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
-    return jsonResponse(200, body, headers);
-  }
+  const sharedRuns = new SharedRuns<ExecutionResult>();
 
   async function run(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>): Promise<ExecutionResult> {
     if (!enveloped) throw new Error(`route ${match.route.config.path} is not bound to a schema yet`);
@@ -69,27 +60,13 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     if (!kept) return undefined;
     services.metrics.staleAnswer('response');
     exchange.responseHeaders['x-cache'] = 'STALE';
-    return respond(exchange, kept.body, kept.etag, kept.position);
-  }
-
-  /**
-   * The operation of a cacheable miss, shared by the requests that miss the same key meanwhile:
-   * a burst for one response costs one execution, not one each (the key holds everything the
-   * response depends on, the caller's account included, as the cache itself relies on).
-   */
-  function runOnce(key: string, execute: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
-    let pending = running.get(key);
-    if (!pending) {
-      pending = execute().finally(() => running.delete(key));
-      running.set(key, pending);
-    }
-    return pending;
+    return routeResponse(exchange, kept);
   }
 
   async function answer(exchange: Exchange, match: RouteMatch, variables: Record<string, unknown>, cacheAs?: { key: string; seconds: number }): Promise<GatewayResponse> {
     let result: ExecutionResult;
     try {
-      result = await (cacheAs ? runOnce(cacheAs.key, () => run(exchange, match, variables)) : run(exchange, match, variables));
+      result = await (cacheAs ? sharedRuns.run(cacheAs.key, () => run(exchange, match, variables)) : run(exchange, match, variables));
     } catch (error) {
       const stale = lastKept(exchange, error, cacheAs);
       if (stale) return stale;
@@ -99,52 +76,21 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
       const failure = result.errors.find((error) => unavailability(error));
       return lastKept(exchange, failure, cacheAs) ?? services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
     }
-    const value = RouteTable.body(match.route, result.data as Record<string, unknown>);
-    const position = match.route.config.envelope === 'page' ? pagePosition(value) : undefined;
-    // Encoded once: the ETag hashes, the cache keeps and the socket sends the same bytes.
-    const body = ownedUtf8(JSON.stringify(value));
-    const etag = strongETag(body);
+    const encoded = encodeRouteData(match.route, result.data as Record<string, unknown>);
     if (cacheAs) {
-      cache.set(cacheAs.key, { body, etag, position }, cacheAs.seconds);
+      cache.set(cacheAs.key, encoded, cacheAs.seconds);
       exchange.responseHeaders['x-cache'] = 'MISS';
     }
-    return respond(exchange, body, etag, position);
-  }
-
-  function route(exchange: Exchange): GatewayResponse | undefined {
-    if (exchange.destination) return undefined; // a plugin listed before this one serves the path (icons' files)
-    const { path } = exchange;
-    if (path === GRAPHQL_PATH) {
-      // Known first, so that even a 405 here is said as a GraphQL response.
-      exchange.destination = { kind: 'graphql', route: GRAPHQL_PATH };
-      return methodNotAllowed(exchange, ['GET', 'POST']);
-    }
-    const isDocument = path === options.openapi.path;
-    const match = isDocument ? undefined : table.match(path);
-    if (!isDocument && !match) return errorResponse(404, `No route for ${path}`);
-    const refused = methodNotAllowed(exchange, READ_METHODS);
-    if (refused) return refused;
-    if (match) {
-      exchange[MATCH] = match;
-      exchange.destination = { kind: 'rest', route: match.route.config.path };
-    } else {
-      exchange.destination = { kind: 'document', route: path };
-    }
-    return undefined;
+    return routeResponse(exchange, encoded);
   }
 
   /** Synchronous for the OpenAPI document and cache hits; a promise when the operation runs. */
   function handle(exchange: Exchange): GatewayResponse | Promise<GatewayResponse> | undefined {
-    if (exchange.destination?.kind === 'document') return respond(exchange, openapi.body, openapi.etag);
-    const match = exchange[MATCH] as RouteMatch | undefined;
+    if (exchange.destination?.kind === 'document') return routeResponse(exchange, openapi);
+    const match = matchedRoute(exchange);
     if (!match) return undefined;
-    let variables;
-    try {
-      variables = RouteTable.variables(match, exchange.query);
-    } catch (error) {
-      if (error instanceof ParamError) return errorResponse(400, error.message);
-      throw error;
-    }
+    const variables = routeVariables(match, exchange.query);
+    if (variables instanceof ParamError) return errorResponse(400, variables.message);
     const viewer: Viewer | null = exchange.caller?.viewer ?? null;
     const { path, cache: caching } = match.route.config;
     if (caching.seconds <= 0) return refused(exchange) ?? answer(exchange, match, variables);
@@ -153,7 +99,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
     services.metrics.responseCacheLookup(path, cached !== undefined);
     if (!cached) return refused(exchange, { key }) ?? answer(exchange, match, variables, { key, seconds: caching.seconds });
     exchange.responseHeaders['x-cache'] = 'HIT';
-    return respond(exchange, cached.body, cached.etag, cached.position);
+    return routeResponse(exchange, cached);
   }
 
   /**
@@ -168,18 +114,19 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
 
   return {
     name: 'rest-routes',
-    stages: { route, handle },
+    stages: {
+      // A plugin listed before this one may serve the path (icons' files).
+      route: (exchange) => (exchange.destination ? undefined : routeRequest(exchange, table, options.openapi.path)),
+      handle,
+    },
     yoga: [useCompiledOperations(new Set(table.routes.map((route) => route.document)))],
     bind(served, api) {
       const { schema } = served();
       table.bind(schema);
-      const body = JSON.stringify(buildOpenApiDocument(schema, table.routes, options.openapi, api));
-      openapi = { body, etag: strongETag(body) };
+      openapi = encodedJson(buildOpenApiDocument(schema, table.routes, options.openapi, api));
       enveloped = operationEnvelope(served);
     },
     watches: [operationsDir],
-    async close() {
-      releaseRoutes();
-    },
+    close: async () => releaseRoutes(),
   };
 };
