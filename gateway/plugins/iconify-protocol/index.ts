@@ -20,6 +20,7 @@ import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operat
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
+import { useCompiledOperations } from '../rest-routes/compiled-operations.ts';
 import { loadOperations } from '../rest-routes/operations.ts';
 import { choosePrefixes, collectionJson, iconifyJson, iconsCss, iconSvg, setInfo, type AliasData, type CollectionData, type IconData, type IconsData, type SetData } from './formats.ts';
 import { iconifyProtocolOptions } from './options.ts';
@@ -381,6 +382,8 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
 
   return {
     name: 'iconify-protocol',
+    // Its operations are fixed at the start, as the REST routes' are: run compiled, not walked by Mesh's executor on every request.
+    yoga: [useCompiledOperations(new Set(Object.values(documents)))],
     stages: {
       route(exchange) {
         const endpoint = endpointOf(exchange.path);
