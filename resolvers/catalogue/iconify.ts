@@ -5,9 +5,10 @@
 // caller whose account owns it; to anyone else such an icon (and every alias of it) is absent,
 // as an unknown name is, so the protocol answers `not_found` without telling the two apart.
 import { Prisma } from '../../prisma/generated/client.ts';
-import type { Reads } from '../../prisma/reads.ts';
+import { perReads, type Reads } from '../../prisma/reads.ts';
 import { safeSvgBody } from '../svg.ts';
 import { loadIconsInOrder } from './icon-records.ts';
+import { sharedLoader } from './shared-loader.ts';
 import { searchIconIds } from './search/index.ts';
 
 export interface IconifyIconData {
@@ -43,6 +44,8 @@ export interface IconifyIconsData {
 }
 
 interface IconsRow {
+  /** The 1-based position of the row's request in its batch. */
+  n: number;
   last_modified: number;
   multicolor: boolean;
   /** [name, parent, rotate, hFlip, vFlip, width, height] */
@@ -51,30 +54,58 @@ interface IconsRow {
   icons: [string, number, number, boolean, string | null, string | null][];
 }
 
-/**
- * One statement: the set, the aliases among the names with their chains (UNION stops a cycle),
- * and the icons the names and the chains end at, with their bodies when the caller may have them.
- */
-function iconsStatement(prefix: string, names: readonly string[], accountId: number | null): Prisma.Sql {
-  return Prisma.sql`
-    WITH RECURSIVE s AS (SELECT id, imported_at, multicolor FROM icon_sets WHERE prefix = ${prefix}),
-    chain AS (
-      SELECT a.name, a.parent, a.rotate, a.h_flip, a.v_flip, a.width, a.height
-        FROM icon_aliases a JOIN s ON a.set_id = s.id WHERE a.name = ANY(${names as string[]}::text[])
-      UNION
-      SELECT a.name, a.parent, a.rotate, a.h_flip, a.v_flip, a.width, a.height
-        FROM chain c JOIN s ON true JOIN icon_aliases a ON a.set_id = s.id AND a.name = c.parent
-    )
-    SELECT floor(extract(epoch FROM s.imported_at))::int AS last_modified, s.multicolor,
-      (SELECT coalesce(json_agg(json_build_array(c.name, c.parent, c.rotate, c.h_flip, c.v_flip, c.width, c.height)), '[]') FROM chain c) AS aliases,
-      (SELECT coalesce(json_agg(json_build_array(i.source_name, i.width, i.height, i.premium,
-                CASE WHEN i.premium AND NOT EXISTS (SELECT 1 FROM ownership o WHERE o.account_id = ${accountId}::int AND o.icon_id = i.id) THEN NULL ELSE i.body END,
-                i.body_mark)), '[]')
-         FROM icons i
-        WHERE i.set_id = s.id AND i.published
-          AND i.source_name = ANY(${names as string[]}::text[] || ARRAY(SELECT parent FROM chain))) AS icons
-    FROM s`;
+/** One request's icons: a set, the names asked for in it, and whose they are (null: anonymous). */
+interface IconsKey {
+  prefix: string;
+  names: readonly string[];
+  accountId: number | null;
 }
+
+/** The most requests one statement carries. */
+const MAX_REQUESTS_PER_STATEMENT = 32;
+
+/**
+ * One statement for a batch of requests `r` (one JSON parameter, as icon-detail.ts's lookups,
+ * so that its generic plan is kept), each request's row made as a request alone made it: the
+ * set, the aliases among the names with their chains (UNION stops a cycle), and the icons the
+ * names and the chains end at, with their bodies when the request's account may have them.
+ */
+function iconsStatement(keys: readonly IconsKey[]): Prisma.Sql {
+  const requests = JSON.stringify(keys.map((key, index) => ({ n: index + 1, prefix: key.prefix, names: key.names, account_id: key.accountId })));
+  return Prisma.sql`
+    SELECT r.n, x.* FROM json_to_recordset(${requests}::json) AS r(n int, prefix text, names text[], account_id int)
+    CROSS JOIN LATERAL (
+      WITH RECURSIVE s AS (SELECT id, imported_at, multicolor FROM icon_sets WHERE prefix = r.prefix),
+      chain AS (
+        SELECT a.name, a.parent, a.rotate, a.h_flip, a.v_flip, a.width, a.height
+          FROM icon_aliases a JOIN s ON a.set_id = s.id WHERE a.name = ANY(r.names)
+        UNION
+        SELECT a.name, a.parent, a.rotate, a.h_flip, a.v_flip, a.width, a.height
+          FROM chain c JOIN s ON true JOIN icon_aliases a ON a.set_id = s.id AND a.name = c.parent
+      )
+      SELECT floor(extract(epoch FROM s.imported_at))::int AS last_modified, s.multicolor,
+        (SELECT coalesce(json_agg(json_build_array(c.name, c.parent, c.rotate, c.h_flip, c.v_flip, c.width, c.height)), '[]') FROM chain c) AS aliases,
+        (SELECT coalesce(json_agg(json_build_array(i.source_name, i.width, i.height, i.premium,
+                  CASE WHEN i.premium AND NOT EXISTS (SELECT 1 FROM ownership o WHERE o.account_id = r.account_id AND o.icon_id = i.id) THEN NULL ELSE i.body END,
+                  i.body_mark)), '[]')
+           FROM icons i
+          WHERE i.set_id = s.id AND i.published
+            AND i.source_name = ANY(r.names || ARRAY(SELECT parent FROM chain))) AS icons
+      FROM s) x`;
+}
+
+/**
+ * Concurrent requests' icons read together (shared-loader.ts), as single icons are
+ * (icon-detail.ts): under load, one statement's socket write, backend wake-up and executor start
+ * serve every request parsed in the same turn of the event loop.
+ */
+const iconsLoaderOf = perReads((reads: Reads) =>
+  sharedLoader<IconsKey, IconsRow | undefined>(async (keys) => {
+    const rows = await reads.rows<IconsRow>('iconify_icons', iconsStatement(keys));
+    const byRequest = new Map(rows.map((row) => [row.n, row]));
+    return keys.map((_, index) => byRequest.get(index + 1));
+  }, MAX_REQUESTS_PER_STATEMENT),
+);
 
 /**
  * The icons of set `prefix` named `names` as Iconify resolves them (an icon's own name wins over
@@ -82,9 +113,9 @@ function iconsStatement(prefix: string, names: readonly string[], accountId: num
  * `accountId` (null: anonymous). Undefined when no set has the prefix.
  */
 export async function iconifyIcons(reads: Reads, prefix: string, names: readonly string[], accountId: number | null): Promise<IconifyIconsData | undefined> {
-  const asked = names.filter(storable);
-  const rows = await reads.rows<IconsRow>('iconify_icons', iconsStatement(prefix, asked, accountId));
-  const row = rows[0];
+  // A text PostgreSQL cannot hold matches nothing, and in the batch's JSON it would fail the other requests' with it.
+  if (!storable(prefix)) return undefined;
+  const row = await iconsLoaderOf(reads).load({ prefix, names: names.filter(storable), accountId });
   if (!row) return undefined;
   const delivered = new Map<string, IconifyIconData>();
   for (const [name, width, height, premium, body, mark] of row.icons) {

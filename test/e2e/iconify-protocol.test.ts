@@ -162,6 +162,21 @@ describe('SVG files (/iconify/{prefix}/{name}.svg)', () => {
     expect(flipped.text).not.toContain('currentColor');
   });
 
+  it('keeps a free icon finished file for anyone, never a premium one', async () => {
+    const first = await get('/iconify/mdi/home.svg?width=31&color=blue');
+    const again = await get('/iconify/mdi/home.svg?color=blue&width=31', { 'x-api-key': otherKey });
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('cache-control')).toBe('private, no-cache');
+    const path = `/iconify/${owned.prefix}/${owned.name}.svg?width=33`;
+    expect((await get(path, { 'x-api-key': ownerKey })).status).toBe(200);
+    const owner = await get(path, { 'x-api-key': ownerKey });
+    expect(owner.status).toBe(200);
+    expect(owner.headers.get('x-cache')).not.toBe('HIT');
+    expectError(await get(path, { 'x-api-key': otherKey }), 404);
+    expectError(await get(path), 404);
+  });
+
   it('answers 404 for an unknown or withheld icon, and 400 naming a bad customization', async () => {
     expectError(await get('/iconify/mdi/no-such-icon.svg'), 404);
     expectError(await get(`/iconify/${unowned.prefix}/${unowned.name}.svg`), 404);

@@ -20,6 +20,7 @@ import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operat
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
+import { useCompiledOperations } from '../rest-routes/compiled-operations.ts';
 import { loadOperations } from '../rest-routes/operations.ts';
 import { choosePrefixes, collectionJson, iconifyJson, iconsCss, iconSvg, setInfo, type AliasData, type CollectionData, type IconData, type IconsData, type SetData } from './formats.ts';
 import { iconifyProtocolOptions } from './options.ts';
@@ -75,6 +76,16 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     sizeCalculation: (bytes, key) => bytes.length + key.length + 64,
     ttl: Math.max(1, options.cacheSeconds) * 1000,
   });
+  /**
+   * Free icons' finished SVG files by prefix, name and customizations, the same for every caller,
+   * as icon-files keeps its files: a file asked again is not built again (nor its data looked up).
+   */
+  const svgFiles = new LRUCache<string, string>({
+    maxSize: Math.max(1, options.svgCacheMaxBytes),
+    sizeCalculation: (svg, key) => svg.length + key.length + 64,
+    ttl: Math.max(1, options.cacheSeconds) * 1000,
+  });
+  const keepingSvg = keeping && options.svgCacheMaxBytes > 0;
   /** Every set, as the last IconifySets gave them, for cacheSeconds. */
   let setList: { at: number; sets: SetData[] } | undefined;
 
@@ -205,13 +216,24 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
   async function svgFile(exchange: Exchange, prefix: string, name: string): Promise<GatewayResponse> {
     const customizations = svgCustomizations(exchange.query, options.svgSize);
     const download = flag(exchange.query, 'download');
+    const fileKey = `${prefix}/${name}?${queryKey(exchange.query)}`;
+    const kept = keepingSvg ? svgFiles.get(fileKey) : undefined;
+    if (kept !== undefined) {
+      exchange.responseHeaders['x-cache'] = 'HIT';
+      return svgResponse(exchange, kept, [], name, download);
+    }
     const data = await iconsData(exchange, prefix, [name]);
     if (isResponse(data)) return data;
     const svg = data.notFound.length ? undefined : iconSvg(iconifyJson(data), name, customizations);
     if (svg === undefined) return errorResponse(404, `No icon "${name}" in the set "${prefix}"`);
+    if (keepingSvg && !data.icons.some((icon) => icon.premium)) svgFiles.set(fileKey, svg);
+    return svgResponse(exchange, svg, data.icons, name, download);
+  }
+
+  function svgResponse(exchange: Exchange, svg: string, icons: readonly IconData[], name: string, download: boolean | undefined): GatewayResponse {
     const headers: Record<string, string> = {
       'content-type': 'image/svg+xml; charset=utf-8',
-      'cache-control': cacheControl(exchange, data.icons),
+      'cache-control': cacheControl(exchange, icons),
       'x-content-type-options': 'nosniff',
       // Opened at its own address, the file may not run anything even if markup slipped through.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
@@ -381,6 +403,8 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
 
   return {
     name: 'iconify-protocol',
+    // Its operations are fixed at the start, as the REST routes' are: run compiled, not walked by Mesh's executor on every request.
+    yoga: [useCompiledOperations(new Set(Object.values(documents)))],
     stages: {
       route(exchange) {
         const endpoint = endpointOf(exchange.path);

@@ -37,6 +37,8 @@ export const iconifyProtocolOptions = z
     dataCacheMaxBytes: z.number().int().min(0).max(1024 ** 3).default(8 * 1024 * 1024),
     /** Bytes of the lists' finished answers (collections, collection, search, last-modified) kept for cacheSeconds. @default 8388608 */
     listCacheMaxBytes: z.number().int().min(0).max(1024 ** 3).default(8 * 1024 * 1024),
+    /** Bytes of free icons' finished SVG files (by name and customizations) kept for cacheSeconds. @default 4194304 */
+    svgCacheMaxBytes: z.number().int().min(0).max(1024 ** 3).default(4 * 1024 * 1024),
   })
   .strict();
 
