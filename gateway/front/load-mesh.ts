@@ -4,8 +4,7 @@
 // schema's envelope is then handed to the gateway, so a route that does not fit the schema
 // stops the start before any slow work. Whatever goes wrong while the config is read and Mesh
 // built from it is a ConfigError: one line naming the file, no stack.
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
@@ -48,11 +47,9 @@ export async function loadMesh(host: GatewayHost, dir = configDir(host.env), pre
   const built: Gateway[] = [];
   const factory = meshPluginFactory(host, (gateway) => built.push(gateway));
   const gatewayModule = { default: (options: Record<string, unknown>) => nextTurn().then(() => factory(options)) };
-  // Packages resolve from the project whichever folder the config is in.
-  const require = createRequire(join(PROJECT_ROOT, 'package.json'));
   const importModule = (id: string): Promise<unknown> => {
     if (id === GATEWAY_PLUGIN_NAME) return Promise.resolve(gatewayModule);
-    const location = moduleLocation(id, dir, (name) => require.resolve(name));
+    const location = moduleLocation(id, dir, (name) => reader.resolvePackage(name));
     return bundledModule(location) ?? import(pathToFileURL(location).href);
   };
   const importFn = <T>(id: string) => importModule(id).then(handleImport) as Promise<T>;

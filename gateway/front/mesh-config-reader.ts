@@ -3,6 +3,10 @@
 // version makes a new Ajv and compiles that large schema on every call, which holds the event
 // loop for hundreds of milliseconds; a reload under load then stalls every request in flight.
 // A reader compiles the schema on its first read and keeps the check for the reads after it.
+// It also remembers where the packages a config names were found, and which were not: Mesh
+// looks for a plugin under some twenty names (`@graphql-mesh/...-plugin`, `@envelop/...`)
+// before the one given, each miss a walk up the node_modules folders; packages do not change
+// under a running process (new code needs a restart, docs/reload.md).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { findConfig as FindConfig } from '@graphql-mesh/cli';
@@ -11,12 +15,15 @@ import type { ImportFn } from '@graphql-mesh/types';
 import { DefaultLogger } from '@graphql-mesh/utils';
 import type { ValidateFunction } from 'ajv';
 import { logger } from '../../lib/logger.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 type ProcessedConfig = Awaited<ReturnType<typeof ProcessConfig>>;
 
 export interface MeshConfigReader {
   /** The processed config of the .meshrc.yaml in `dir`, its modules loaded through `importFn`. */
   read(dir: string, importFn: ImportFn): Promise<ProcessedConfig>;
+  /** Where the package `name` is, found from the project; throws the resolver's error when it is nowhere. */
+  resolvePackage(name: string): string;
 }
 
 interface MeshConfigModules {
@@ -63,7 +70,22 @@ function meshConfigModules(): MeshConfigModules {
 export function createMeshConfigReader(): MeshConfigReader {
   let modules: MeshConfigModules | undefined;
   let schemaCheck: ValidateFunction | undefined;
+  const fromProject = createRequire(join(PROJECT_ROOT, 'package.json'));
+  const packages = new Map<string, { path: string } | { error: unknown }>();
   return {
+    resolvePackage(name) {
+      let found = packages.get(name);
+      if (!found) {
+        try {
+          found = { path: fromProject.resolve(name) };
+        } catch (error) {
+          found = { error };
+        }
+        packages.set(name, found);
+      }
+      if ('error' in found) throw found.error;
+      return found.path;
+    },
     async read(dir, importFn) {
       modules ??= meshConfigModules();
       const { config, filepath } = await modules.findConfig({ dir, importFn });
