@@ -11,7 +11,7 @@
 // and never reads the database itself. Free icons' data and the lists' answers (the same for
 // every caller) are kept for cacheSeconds.
 import { isAbsolute, resolve } from 'node:path';
-import { type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
