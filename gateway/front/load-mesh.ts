@@ -4,19 +4,18 @@
 // schema's envelope is then handed to the gateway, so a route that does not fit the schema
 // stops the start before any slow work. Whatever goes wrong while the config is read and Mesh
 // built from it is a ConfigError: one line naming the file, no stack.
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import type { findAndParseConfig as FindAndParseConfig } from '@graphql-mesh/cli';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import { handleImport } from '@graphql-mesh/utils';
 import { ConfigError } from '../../lib/config-validation.ts';
-import { logger } from '../../lib/logger.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 import { GATEWAY_PLUGIN_NAME, type Gateway, type GatewayHost } from '../gateway.ts';
 import { meshPluginFactory } from '../index.ts';
 import { bundledModule } from './bundled-modules.ts';
 import { checkSourceModules, firstLine, moduleLocation, readMeshConfig } from './mesh-config-file.ts';
+import { createMeshConfigReader, type MeshConfigReader } from './mesh-config-reader.ts';
 
 export interface LoadedMesh {
   mesh: MeshInstance;
@@ -27,56 +26,46 @@ export interface LoadedMesh {
   dir: string;
   /** The .meshrc.yaml itself. */
   file: string;
-}
-
-/**
- * Mesh's own config loader. `@graphql-mesh/cli`'s entry also loads every CLI command (yargs,
- * the TypeScript compiler for `mesh build` artifacts): seconds and tens of MB more at start than its
- * config module alone, which is all a server needs. The cli version is pinned in package.json;
- * if a new one moves the module, the entry is used instead.
- */
-function meshConfigLoader(): typeof FindAndParseConfig {
-  const require = createRequire(import.meta.url);
-  const entry = require.resolve('@graphql-mesh/cli');
-  try {
-    return (require(join(dirname(entry), 'config.js')) as { findAndParseConfig: typeof FindAndParseConfig }).findAndParseConfig;
-  } catch (error) {
-    // Only a config module that is not where this version keeps it sends us to the entry; one
-    // that is there and fails to load is a fault of its own, reported as it is.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
-    logger.debug({ msg: `@graphql-mesh/cli has no config.js beside its entry (${code}): loading the whole CLI` });
-    return (require(entry) as { findAndParseConfig: typeof FindAndParseConfig }).findAndParseConfig;
-  }
+  /** How it was read; a reload reads with it again (it keeps Mesh's compiled schema check). */
+  reader: MeshConfigReader;
 }
 
 export function configDir(env = process.env): string {
   return env.GATEWAY_CONFIG_DIR ? resolve(env.GATEWAY_CONFIG_DIR) : PROJECT_ROOT;
 }
 
-/** Mesh and its gateway from the .meshrc.yaml in `dir` (default: GATEWAY_CONFIG_DIR, else the project). */
-export async function loadMesh(host: GatewayHost, dir = configDir(host.env)): Promise<LoadedMesh> {
+/**
+ * Mesh and its gateway from the .meshrc.yaml in `dir` (default: GATEWAY_CONFIG_DIR, else the
+ * project); a reload passes the mesh it replaces, whose reader it reads with. The build yields
+ * to the event loop between its steps, so that a reload beside a serving gateway lets the
+ * requests meanwhile through between them rather than after it all.
+ */
+export async function loadMesh(host: GatewayHost, dir = configDir(host.env), previous?: LoadedMesh): Promise<LoadedMesh> {
+  const reader = previous?.reader ?? createMeshConfigReader();
   const { file, raw } = await readMeshConfig(dir);
+  await nextTurn();
   const built: Gateway[] = [];
-  const gatewayModule = { default: meshPluginFactory(host, (gateway) => built.push(gateway)) };
-  // Packages resolve from the project whichever folder the config is in.
-  const require = createRequire(join(PROJECT_ROOT, 'package.json'));
+  const factory = meshPluginFactory(host, (gateway) => built.push(gateway));
+  const gatewayModule = { default: (options: Record<string, unknown>) => nextTurn().then(() => factory(options)) };
   const importModule = (id: string): Promise<unknown> => {
     if (id === GATEWAY_PLUGIN_NAME) return Promise.resolve(gatewayModule);
-    const location = moduleLocation(id, dir, (name) => require.resolve(name));
+    const location = moduleLocation(id, dir, (name) => reader.resolvePackage(name));
     return bundledModule(location) ?? import(pathToFileURL(location).href);
   };
   const importFn = <T>(id: string) => importModule(id).then(handleImport) as Promise<T>;
   await checkSourceModules(raw, file, importFn);
+  await nextTurn();
   let mesh: MeshInstance | undefined;
   try {
-    const config = await asConfigError(file, () => meshConfigLoader()({ dir, importFn }));
+    const config = await asConfigError(file, () => reader.read(dir, importFn));
+    await nextTurn();
     const [gateway, ...more] = built;
     if (!gateway) throw new ConfigError(`${file} lists no ${GATEWAY_PLUGIN_NAME} plugin`);
     if (more.length) throw new ConfigError(`${file} lists ${GATEWAY_PLUGIN_NAME} more than once`);
     mesh = await asConfigError(file, () => getMesh(config));
+    await nextTurn();
     gateway.bind(mesh.getEnveloped);
-    return { mesh, gateway, serve: config.config.serve, dir, file };
+    return { mesh, gateway, serve: config.config.serve, dir, file, reader };
   } catch (error) {
     // A reload that fails here must leave nothing behind beside the gateway still serving:
     // what the new gateways made is closed, what they share with it stays (shared-resources.ts).

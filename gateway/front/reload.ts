@@ -73,7 +73,7 @@ export function createReloader({ front, host, first, log, watchFiles = false, se
     const { metrics } = current.gateway;
     let loaded: LoadedMesh;
     try {
-      loaded = await loadMesh(host, current.dir);
+      loaded = await loadMesh(host, current.dir, current);
       await loaded.gateway.start(2_000).catch(async (error: unknown) => {
         await loaded.gateway.close();
         loaded.mesh.destroy();

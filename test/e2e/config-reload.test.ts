@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
-import { withConfig } from '../helpers/config.ts';
+import { CATEGORY_ICONS_ROUTE, edit, withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayProcess } from '../helpers/gateway.ts';
 import { RawConnection } from '../helpers/raw-http.ts';
@@ -78,15 +78,6 @@ async function reloadWith(gateway: ChildGateway, dir: string, config: string, li
   await waitForLines(gateway, line, times);
 }
 
-function edit(config: string, replacements: [string, string][]): string {
-  let edited = config;
-  for (const [from, to] of replacements) {
-    if (!edited.includes(from)) throw new Error(`.meshrc.yaml no longer has ${JSON.stringify(from)}`);
-    edited = edited.replace(from, to);
-  }
-  return edited;
-}
-
 const metric = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
 
 /** The settings both tests start from: an address's X-Forwarded-For believed (one proxy), so the throttle test throttles only its own address. */
@@ -96,17 +87,6 @@ const BASE_EDITS: [string, string][] = [
   // download-counts' own line (the account portal's usage has a flushSeconds too, inline).
   ['\n            flushSeconds: 5\n', '\n            flushSeconds: 3600\n'],
 ];
-
-const NEW_ROUTE = `              - path: /categories/{category}/icons
-                operation: ListIcons
-                envelope: page
-                summary: Icons of one category
-                cache: { seconds: 30, scope: shared }
-                params:
-                  page: { type: integer, default: 1, description: Page number }
-
-              - path: /icons/{ref}
-`;
 
 const noRedis = Boolean(await redisUnavailable());
 
@@ -168,7 +148,7 @@ describe.skipIf(await postgresUnavailable())('npm start: config reload on SIGHUP
           // Its headers are parsed (and its pipeline run) long before a reload has built its gateway.
 
           const changed = edit(original, [
-            ['              - path: /icons/{ref}\n', NEW_ROUTE],
+            CATEGORY_ICONS_ROUTE,
             ['hourlyLimit: 1000', 'hourlyLimit: 1200'],
             ['Ordered by name. `icon_count` counts published icons;', 'Ordered by name; `icon_count` counts published icons;'],
           ]);

@@ -27,3 +27,28 @@ export function serverSection(options: Record<string, number>): (config: string)
     return without.replace(entry, `${entry}      server: ${JSON.stringify(options)}\n`);
   };
 }
+
+/** `config` with each `[from, to]` replaced once; throws when `from` is not there any more. */
+export function edit(config: string, replacements: [string, string][]): string {
+  let edited = config;
+  for (const [from, to] of replacements) {
+    if (!edited.includes(from)) throw new Error(`.meshrc.yaml no longer has ${JSON.stringify(from)}`);
+    edited = edited.replace(from, to);
+  }
+  return edited;
+}
+
+/** An edit that adds the route of issue 50's report, `/categories/{category}/icons` onto ListIcons (before `/icons/{ref}`). */
+export const CATEGORY_ICONS_ROUTE: [string, string] = [
+  '              - path: /icons/{ref}\n',
+  `              - path: /categories/{category}/icons
+                operation: ListIcons
+                envelope: page
+                summary: Icons of one category
+                cache: { seconds: 30, scope: shared }
+                params:
+                  page: { type: integer, default: 1, description: Page number }
+
+              - path: /icons/{ref}
+`,
+];

@@ -32,10 +32,13 @@ export async function startGatewayInProcess(db: Database, { dir, env }: { dir?: 
   };
 }
 
-/** `npm start` as a child process: the bundle test/global-setup.ts built (PORT=0: it picks a free port and says which). */
-export function startGatewayProcess(env: Record<string, string>): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
+/**
+ * `npm start` as a child process: the bundle test/global-setup.ts built (PORT=0: it picks a free
+ * port and says which); or the front run by other `nodeArgs` (`npm run dev`'s).
+ */
+export function startGatewayProcess(env: Record<string, string>, nodeArgs?: string[]): Promise<RunningGateway & { child: ChildProcess; output: () => string }> {
   const start = gatewayStartCommand();
-  const child = spawn(process.execPath, nodeArgsOf(start), {
+  const child = spawn(process.execPath, nodeArgs ?? nodeArgsOf(start), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...start.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

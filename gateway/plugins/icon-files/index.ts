@@ -7,7 +7,7 @@
 // bytes (compressed SVGs, PNGs) are kept by content, so a premium file is never served from
 // another caller's answer without its own check.
 import { isAbsolute, resolve } from 'node:path';
-import { print, validate, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
+import { print, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { whenReady, type MaybePromise } from '../../../lib/maybe-promise.ts';
 import { ownedBytes } from '../../../lib/owned-bytes.ts';
@@ -19,7 +19,7 @@ import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { matchesETag, strongETag } from '../rest-routes/etag.ts';
-import { loadOperations } from '../rest-routes/operations.ts';
+import { sharedOperations } from '../rest-routes/operations.ts';
 import { CustomizationError, customizedSvg, parseCustomization, type Customization } from './customize.ts';
 import { describeIconFiles } from './description.ts';
 import { chooseEncoding, encode, type Encoding } from './encoding.ts';
@@ -57,7 +57,7 @@ function fileOf(path: string, base: string, extension: string): { prefix: string
 export const useIconFiles: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(iconFilesOptions, rawOptions, where);
   const operationsDir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
-  const operations = loadOperations(operationsDir);
+  const operations = sharedOperations(operationsDir, services.keep);
   const document: DocumentNode = operations.document(options.operation);
   const FILE = Symbol('icon-files: the file a request names');
   const routes = { svg: `${options.svgPath}/{prefix}/{name}.svg`, png: `${options.pngPath}/{prefix}/{name}.png` };
@@ -228,7 +228,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     describes: describeIconFiles(options, routes),
     bind(served) {
       const { schema } = served();
-      const problems = validate(schema, document);
+      const problems = operations.validate(schema, document);
       if (problems.length) throw new ConfigError(`operation ${options.operation} does not fit the schema: ${problems.map((problem) => problem.message).join('; ')}`);
       enveloped = operationEnvelope(served);
     },

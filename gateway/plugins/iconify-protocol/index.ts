@@ -11,7 +11,7 @@
 // and never reads the database itself. Free icons' data and the lists' answers (the same for
 // every caller) are kept for cacheSeconds.
 import { isAbsolute, resolve } from 'node:path';
-import { validate, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
@@ -20,8 +20,8 @@ import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operat
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, jsonResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
-import { useCompiledOperations } from '../rest-routes/compiled-operations.ts';
-import { loadOperations } from '../rest-routes/operations.ts';
+import { keptCompiledQueries, useCompiledOperations } from '../rest-routes/compiled-operations.ts';
+import { sharedOperations } from '../rest-routes/operations.ts';
 import { choosePrefixes, collectionJson, iconifyJson, iconsCss, iconSvg, setInfo, type AliasData, type CollectionData, type IconData, type IconsData, type SetData } from './formats.ts';
 import { iconifyProtocolOptions } from './options.ts';
 import { cssOptions, flag, ProtocolError, single, svgCustomizations } from './params.ts';
@@ -51,7 +51,7 @@ interface KeptSet {
 
 export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(iconifyProtocolOptions, rawOptions, where);
-  const operations = loadOperations(isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations));
+  const operations = sharedOperations(isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations), services.keep);
   const documents = {
     icons: operations.document(options.operationNames.icons),
     sets: operations.document(options.operationNames.sets),
@@ -404,7 +404,7 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
   return {
     name: 'iconify-protocol',
     // Its operations are fixed at the start, as the REST routes' are: run compiled, not walked by Mesh's executor on every request.
-    yoga: [useCompiledOperations(new Set(Object.values(documents)))],
+    yoga: [useCompiledOperations(new Set(Object.values(documents)), keptCompiledQueries(services.keep))],
     stages: {
       route(exchange) {
         const endpoint = endpointOf(exchange.path);
@@ -421,7 +421,7 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     bind(served) {
       const { schema } = served();
       for (const [operation, document] of Object.entries(documents)) {
-        const problems = validate(schema, document);
+        const problems = operations.validate(schema, document);
         if (problems.length) throw new ConfigError(`operation ${operation} does not fit the schema: ${problems.map((problem) => problem.message).join('; ')}`);
       }
       enveloped = operationEnvelope(served);

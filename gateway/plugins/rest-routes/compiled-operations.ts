@@ -18,15 +18,24 @@ import { makeExecute } from '@envelop/core';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
+import type { SharedResources } from '../../shared-resources.ts';
 
-/** An envelop plugin that runs `documents` compiled, each compiled once per schema. */
-export function useCompiledOperations(documents: ReadonlySet<DocumentNode>): YogaPlugin {
-  const compiledFor = new WeakMap<GraphQLSchema, Map<DocumentNode, CompiledQuery | ExecutionResult>>();
+/** What was compiled, by schema and document; gateways of one process share it across config reloads. */
+export type CompiledQueries = WeakMap<GraphQLSchema, WeakMap<DocumentNode, CompiledQuery | ExecutionResult>>;
+
+/** The process's compiled queries, kept across config reloads (every plugin that runs operations compiled shares them). */
+export const keptCompiledQueries = (keep: SharedResources['keep']): CompiledQueries => keep('compiled-operations', null, (): CompiledQueries => new WeakMap());
+
+/**
+ * An envelop plugin that runs `documents` compiled, each compiled once per schema (into
+ * `compiledFor`: a reload that kept the documents, operations.ts, keeps their compiled queries).
+ */
+export function useCompiledOperations(documents: ReadonlySet<DocumentNode>, compiledFor: CompiledQueries = new WeakMap()): YogaPlugin {
 
   function compiled(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): CompiledQuery | ExecutionResult {
     let bySchema = compiledFor.get(schema);
     if (!bySchema) {
-      bySchema = new Map();
+      bySchema = new WeakMap();
       compiledFor.set(schema, bySchema);
     }
     let entry = bySchema.get(document);

@@ -20,9 +20,9 @@ import { operationEnvelope, type OperationEnvelope } from '../../pipeline/operat
 import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
-import { useCompiledOperations } from './compiled-operations.ts';
+import { keptCompiledQueries, useCompiledOperations } from './compiled-operations.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { loadOperations } from './operations.ts';
+import { sharedOperations } from './operations.ts';
 import { restRoutesOptions } from './options.ts';
 import { ParamError } from './params.ts';
 import { encodedJson, encodeRouteData, routeResponse } from './respond.ts';
@@ -34,7 +34,7 @@ import { SharedRuns } from './shared-runs.ts';
 export const useRestRoutes: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(restRoutesOptions, rawOptions, where);
   const operationsDir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
-  const table = new RouteTable(options, loadOperations(operationsDir), formatPath(where));
+  const table = new RouteTable(options, sharedOperations(operationsDir, services.keep), formatPath(where));
   // Kept across a config reload with the same cacheMaxBytes; each route's responses are keyed by
   // its version (routeKey), so a route the reload changed starts empty and the rest keep theirs.
   const cache = services.keep('rest-routes:responses', { maxBytes: options.cacheMaxBytes }, () => new ResponseCache({ maxBytes: options.cacheMaxBytes }));
@@ -119,7 +119,7 @@ export const useRestRoutes: PluginFactory = (rawOptions, services, where): Gatew
       route: (exchange) => (exchange.destination ? undefined : routeRequest(exchange, table, options.openapi.path)),
       handle,
     },
-    yoga: [useCompiledOperations(new Set(table.routes.map((route) => route.document)))],
+    yoga: [useCompiledOperations(new Set(table.routes.map((route) => route.document)), keptCompiledQueries(services.keep))],
     bind(served, api) {
       const { schema } = served();
       table.bind(schema);

@@ -2,7 +2,7 @@
 // against the served schema once, at start: it must validate, each parameter takes the bounds
 // of the argument it fills (@constraint in the schema), and a route whose responses are shared
 // between accounts must not select anything that depends on the account.
-import { getNamedType, Kind, TypeInfo, validate, visit, visitWithTypeInfo, type DocumentNode, type GraphQLArgument, type GraphQLSchema } from 'graphql';
+import { getNamedType, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLArgument, type GraphQLSchema } from 'graphql';
 import { ConfigError } from '../../../lib/config-validation.ts';
 import { boundsOf, type ArgumentBounds } from '../../../resolvers/constraints.ts';
 import { accountDependentFields } from '../../../resolvers/entitlements.ts';
@@ -89,7 +89,7 @@ export class RouteTable {
 
   constructor(
     readonly options: RestRoutesOptions,
-    operations: OperationLibrary,
+    private readonly operations: OperationLibrary,
     /** Where the routes are in .meshrc.yaml, for errors (formatPath of the plugin's options). */
     where?: string,
   ) {
@@ -110,7 +110,7 @@ export class RouteTable {
   bind(schema: GraphQLSchema): void {
     for (const route of this.routes) {
       const { path, operation, cache } = route.config;
-      const errors = validate(schema, route.document);
+      const errors = this.operations.validate(schema, route.document);
       if (errors.length) throw new ConfigError(`route ${path}: operation ${operation} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);
       if (cache.seconds > 0 && cache.scope === 'shared') {
         const dependent = accountDependentFields(schema, route.document);
