@@ -20,6 +20,8 @@ export interface PortalSession {
   id: string;
   accountId: number | null;
   csrfToken: string;
+  /** A sign-in with OpenID Connect under way (its JSON), or null. */
+  oidcFlow: string | null;
   account: { id: number; name: string; email: string | null } | null;
 }
 
@@ -30,7 +32,7 @@ export async function createSession(prisma: PrismaClient, accountId: number | nu
   const id = digest(token);
   await prisma.accountSession.create({ data: { id, accountId, csrfToken, expiresAt: new Date(Date.now() + lifetimeMs) } });
   const account = accountId === null ? null : await accountSummary(prisma, accountId);
-  return { token, session: { id, accountId, csrfToken, account } };
+  return { token, session: { id, accountId, csrfToken, oidcFlow: null, account } };
 }
 
 async function accountSummary(prisma: PrismaClient, accountId: number) {
@@ -43,12 +45,17 @@ export async function findSession(prisma: PrismaClient, token: string): Promise<
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const row = await prisma.accountSession.findUnique({
     where: { id: digest(token) },
-    select: { id: true, accountId: true, csrfToken: true, expiresAt: true, account: { select: { id: true, name: true, disabledAt: true, login: { select: { email: true } } } } },
+    select: { id: true, accountId: true, csrfToken: true, oidcFlow: true, expiresAt: true, account: { select: { id: true, name: true, disabledAt: true, login: { select: { email: true } } } } },
   });
   if (!row || row.expiresAt.getTime() <= Date.now()) return null;
   if (row.account?.disabledAt) return null;
   const account = row.account && { id: row.account.id, name: row.account.name, email: row.account.login?.email ?? null };
-  return { id: row.id, accountId: row.accountId, csrfToken: row.csrfToken, account };
+  return { id: row.id, accountId: row.accountId, csrfToken: row.csrfToken, oidcFlow: row.oidcFlow, account };
+}
+
+/** Keeps (or with null, ends) the OpenID Connect sign-in under way in a session. */
+export async function setSessionFlow(prisma: PrismaClient, id: string, flow: string | null): Promise<void> {
+  await prisma.accountSession.updateMany({ where: { id }, data: { oidcFlow: flow } });
 }
 
 export async function deleteSession(prisma: PrismaClient, id: string): Promise<void> {
@@ -91,6 +98,23 @@ export async function signUp(
     const account = await tx.account.create({ data: { name, login: { create: { email: normalized, passwordHash } } } });
     return { created: { accountId: account.id } };
   });
+}
+
+export type ProviderSignIn = { accountId: number } | { refused: 'disabled' | 'unknown' };
+
+/**
+ * The account of an email an identity provider has verified: its own when a sign-in has that
+ * email (whichever way it was made), else, when `newAccountHash` is given, a new account with
+ * the password hash it makes (one nobody knows: such an account signs in through the provider only).
+ */
+export async function accountOfVerifiedEmail(prisma: PrismaClient, email: string, newAccountHash: (() => Promise<string>) | undefined): Promise<ProviderSignIn> {
+  const login = await findLogin(prisma, email);
+  if (login) return login.disabled ? { refused: 'disabled' } : { accountId: login.accountId };
+  if (newAccountHash === undefined) return { refused: 'unknown' };
+  const outcome = await signUp(prisma, { email, passwordHash: await newAccountHash() });
+  // A sign-up of the same email at the same moment won: that account is this email's.
+  if ('refused' in outcome) return accountOfVerifiedEmail(prisma, email, undefined);
+  return { accountId: outcome.created.accountId };
 }
 
 /** What signing in needs to know of an email: null when nobody signs in with it. */
