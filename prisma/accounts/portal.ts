@@ -27,9 +27,7 @@ export interface PortalSession {
 
 /** A new session; the token goes into the cookie and nowhere else. */
 export async function createSession(prisma: PrismaClient, accountId: number | null, lifetimeMs: number): Promise<{ token: string; session: PortalSession }> {
-  const token = randomToken();
-  const csrfToken = randomToken();
-  const id = digest(token);
+  const { token, id, csrfToken } = newSessionToken();
   await prisma.accountSession.create({ data: { id, accountId, csrfToken, expiresAt: new Date(Date.now() + lifetimeMs) } });
   const account = accountId === null ? null : await accountSummary(prisma, accountId);
   return { token, session: { id, accountId, csrfToken, oidcFlow: null, account } };
@@ -40,11 +38,29 @@ async function accountSummary(prisma: PrismaClient, accountId: number) {
   return row && { id: row.id, name: row.name, email: row.login?.email ?? null };
 }
 
+/** The account a session kept elsewhere (Redis) belongs to; null when it is gone or disabled. */
+export async function liveAccount(prisma: PrismaClient, accountId: number): Promise<PortalSession['account']> {
+  const row = await prisma.account.findUnique({ where: { id: accountId }, select: { id: true, name: true, disabledAt: true, login: { select: { email: true } } } });
+  return row && !row.disabledAt ? { id: row.id, name: row.name, email: row.login?.email ?? null } : null;
+}
+
+/** A new session token and the digest that names it wherever sessions are kept. */
+export function newSessionToken(): { token: string; id: string; csrfToken: string } {
+  const token = randomToken();
+  return { token, id: digest(token), csrfToken: randomToken() };
+}
+
+/** The digest that names the session of a cookie's token; undefined when the token is not one. */
+export function sessionIdOf(token: string): string | undefined {
+  return /^[A-Za-z0-9_-]{43}$/.test(token) ? digest(token) : undefined;
+}
+
 /** The live session of a cookie's token; null when unknown, expired, or of a disabled account. */
 export async function findSession(prisma: PrismaClient, token: string): Promise<PortalSession | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const id = sessionIdOf(token);
+  if (!id) return null;
   const row = await prisma.accountSession.findUnique({
-    where: { id: digest(token) },
+    where: { id },
     select: { id: true, accountId: true, csrfToken: true, oidcFlow: true, expiresAt: true, account: { select: { id: true, name: true, disabledAt: true, login: { select: { email: true } } } } },
   });
   if (!row || row.expiresAt.getTime() <= Date.now()) return null;

@@ -30,18 +30,12 @@ import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENG
 import {
   accountOfVerifiedEmail,
   clearSignInFailures,
-  createSession,
-  deleteAccountSessions,
   deleteEndedSignInFailures,
-  deleteExpiredSessions,
-  deleteSession,
   findLogin,
-  findSession,
   listAccountKeys,
   normalizeEmail,
   recordSignInFailure,
   revokeAccountKey,
-  setSessionFlow,
   signInFailures,
   signUp,
   type PortalSession,
@@ -55,6 +49,7 @@ import { cameOverHttps, cookieValue, readForm, sameOrigin } from './http.ts';
 import { createOidcSignIn, parseFlow, ProviderUnavailable } from './oidc.ts';
 import { accountPortalOptions } from './options.ts';
 import { messagePage, page, profile, signInForm, signUpForm, type OwnedIcon, type UsageSeries } from './pages.ts';
+import { postgresSessions, redisSessions } from './session-store.ts';
 import { createUsageRecorder } from './usage.ts';
 
 const SITE = join(PROJECT_ROOT, 'gateway', 'plugins', 'account-portal', 'site');
@@ -101,6 +96,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   const assetCache = new Map<string, Buffer>();
   const assets = { css: `${base}/portal.css`, js: `${base}/portal.js` };
   const provider = options.oidc && createOidcSignIn(options.oidc, services.env, formatPath(where));
+  const sessions = options.sessions.store === 'redis' ? redisSessions(prisma, services, formatPath(where)) : postgresSessions(prisma);
 
   // Made on first use, as catalogue-context's: `mesh build` loads plugins without serving.
   let signer: UrlSigner | undefined;
@@ -143,7 +139,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
 
   async function anonymousSession(visit: Visit): Promise<{ session: PortalSession; headers: Record<string, string> }> {
     if (visit.session) return { session: visit.session, headers: {} };
-    const { token, session } = await createSession(await prisma(), null, ANONYMOUS_SESSION_MS);
+    const { token, session } = await sessions.create(null, ANONYMOUS_SESSION_MS);
     visit.session = session;
     return { session, headers: cookie(visit, token, ANONYMOUS_SESSION_MS / 1000) };
   }
@@ -158,7 +154,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   function cleanUpNow(client: PrismaClient): void {
     if (Date.now() < nextCleanup) return;
     nextCleanup = Date.now() + CLEANUP_INTERVAL_MS;
-    Promise.all([deleteExpiredSessions(client), deleteEndedSignInFailures(client)]).catch(() => {
+    Promise.all([sessions.deleteExpired(), deleteEndedSignInFailures(client)]).catch(() => {
       nextCleanup = 0;
     });
   }
@@ -211,13 +207,13 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
       return again(401, WRONG_SIGN_IN);
     }
     await clearSignInFailures(client, [emailKey]);
-    return signedIn(client, visit, login.accountId);
+    return signedIn(visit, login.accountId);
   }
 
   /** A new session (new token, new CSRF token): the one from before sign-in ends here. */
-  async function signedIn(client: PrismaClient, visit: Visit, accountId: number): Promise<GatewayResponse> {
-    if (visit.session) await deleteSession(client, visit.session.id);
-    const { token } = await createSession(client, accountId, sessionMs);
+  async function signedIn(visit: Visit, accountId: number): Promise<GatewayResponse> {
+    if (visit.session) await sessions.delete(visit.session.id);
+    const { token } = await sessions.create(accountId, sessionMs);
     return redirect(base, cookie(visit, token, sessionMs / 1000));
   }
 
@@ -235,7 +231,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   async function beginProviderSignIn(visit: Visit): Promise<GatewayResponse> {
     try {
       const { location, flow } = await provider!.begin(redirectUri(visit));
-      await setSessionFlow(await prisma(), visit.session!.id, JSON.stringify(flow));
+      await sessions.setFlow(visit.session!.id, JSON.stringify(flow));
       return redirect(location);
     } catch (error) {
       if (error instanceof ProviderUnavailable) return providerDown(visit, error);
@@ -244,11 +240,10 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   }
 
   async function finishProviderSignIn(visit: Visit): Promise<GatewayResponse> {
-    const client = await prisma();
     const flow = parseFlow(visit.session?.oidcFlow ?? null);
     if (!visit.session || !flow) return providerRefused(visit, 400, 'This sign-in did not start in this browser, or it was used already. Sign in again.');
     // Once only, whatever comes of it.
-    await setSessionFlow(client, visit.session.id, null);
+    await sessions.setFlow(visit.session.id, null);
     let identity: Awaited<ReturnType<NonNullable<typeof provider>['finish']>>;
     try {
       identity = await provider!.finish(redirectUri(visit), visit.exchange.query, flow);
@@ -263,11 +258,11 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     }
     const email = normalizeEmail(identity.email);
     if (email.length > 254 || !EMAIL.test(email)) return providerRefused(visit, 403, 'Your identity provider’s email address is not one an account can have.');
-    const outcome = await accountOfVerifiedEmail(client, email, options.signUps === 'open' ? dummyPasswordHash : undefined);
+    const outcome = await accountOfVerifiedEmail(await prisma(), email, options.signUps === 'open' ? dummyPasswordHash : undefined);
     if ('refused' in outcome) {
       return providerRefused(visit, 403, outcome.refused === 'unknown' ? 'There is no account with this email, and sign-ups are by invitation.' : WRONG_SIGN_IN);
     }
-    return signedIn(client, visit, outcome.accountId);
+    return signedIn(visit, outcome.accountId);
   }
 
   async function signUpPage(visit: Visit): Promise<GatewayResponse> {
@@ -378,9 +373,8 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   }
 
   async function signOut(visit: Visit, everywhere: boolean): Promise<GatewayResponse> {
-    const client = await prisma();
-    if (everywhere && visit.session!.accountId !== null) await deleteAccountSessions(client, visit.session!.accountId);
-    else await deleteSession(client, visit.session!.id);
+    if (everywhere && visit.session!.accountId !== null) await sessions.deleteAccount(visit.session!.accountId);
+    else await sessions.delete(visit.session!.id);
     return redirect(`${base}/sign-in${everywhere ? '?ended=1' : ''}`, cookie(visit, '', 0));
   }
 
@@ -415,7 +409,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     const https = options.secureCookies === 'always' || (options.secureCookies === 'auto' && cameOverHttps(exchange, services.trustedProxies));
     const cookieName = https ? '__Host-icon_portal' : 'icon_portal';
     const token = cookieValue(exchange, cookieName);
-    const visit: Visit = { exchange, https, cookieName, session: token ? await findSession(await prisma(), token) : null };
+    const visit: Visit = { exchange, https, cookieName, session: token ? await sessions.find(token) : null };
 
     if (!isPost) {
       if (sub === '/sign-in') return signInPage(visit);

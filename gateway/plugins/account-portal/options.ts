@@ -82,6 +82,11 @@ export const accountPortalOptions = z
       })
       .strict()
       .default({ svgPath: '/svg', pngPath: '/png', signedUrlSeconds: 3600, maxListed: 500 }),
+    /** Where sessions are kept: `postgres` (account_sessions) or `redis` (REDIS_URL). */
+    sessions: z
+      .object({ store: z.enum(['postgres', 'redis']).default('postgres') })
+      .strict()
+      .default({ store: 'postgres' }),
     /** Sign-in with OpenID Connect besides passwords; absent: off. */
     oidc: oidcOptions.optional(),
     /** Requests per key and hour, recorded in batches (for the usage charts). enabled: false on a gateway whose database is a read replica. */
