@@ -3,7 +3,8 @@
 // server holds it.
 import { writeFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createApiKey, listApiKeys, revokeApiKey } from '../prisma/accounts/api-keys.ts';
+import { publishRevocations } from '../gateway/key-revocations.ts';
+import { createApiKey, listApiKeys, publicIdOf, revokeApiKey } from '../prisma/accounts/api-keys.ts';
 import { grantIcons, grantSet, revokeIcons, revokeSet } from '../prisma/accounts/ownership.ts';
 import { createInvitation, disableAccount, enableAccount } from '../prisma/accounts/portal.ts';
 import { databaseOptionsFromEnv, openDatabase, type Database } from '../prisma/database.ts';
@@ -248,6 +249,8 @@ const commands: Record<string, Command> = {
       await withDatabase(async (db) => {
         const outcome = await revokeApiKey(db.prisma, positionals[0]!);
         if (outcome === 'unknown') throw new UsageError(`No key with id "${positionals[0]}" (see: keys list)`);
+        // Running gateways drop it from their key caches at once (with REDIS_URL), else within keyCacheSeconds.
+        if (outcome === 'revoked') await publishRevocations(process.env, [publicIdOf(positionals[0]!) ?? positionals[0]!]);
         io.out(outcome === 'revoked' ? `Revoked ${positionals[0]}.` : `${positionals[0]} was already revoked.`);
       });
     } else {
@@ -281,6 +284,7 @@ const commands: Record<string, Command> = {
         }
         const disabled = await disableAccount(db.prisma, account);
         if (!disabled) throw new UsageError(`No account "${account}"`);
+        await publishRevocations(process.env, disabled.revokedKeys);
         io.out(`Disabled "${account}": ${disabled.revokedKeys.length} key(s) revoked${disabled.revokedKeys.length ? ` (${disabled.revokedKeys.join(', ')})` : ''}, its sessions ended.`);
       });
     } else {

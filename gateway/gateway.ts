@@ -5,6 +5,7 @@
 // front, or Yoga under `mesh dev` / `mesh start`, through `yogaPlugin`) hands it the served
 // schema's envelope (`bind`) and runs requests through `pipeline`.
 import type { IncomingMessage } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Plugin as YogaPlugin } from 'graphql-yoga';
 import { validateConfig } from '../lib/config-validation.ts';
 import type { Database } from '../prisma/database.ts';
@@ -18,6 +19,7 @@ import type { Envelope, ErrorShaper, GatewayPlugin, GatewayServices } from './pi
 import { defaultErrorShaper } from './plugins/error-shaping/index.ts';
 import { PLUGIN_FACTORIES } from './plugins/index.ts';
 import type { ServerOptions } from './server-options.ts';
+import { createKeyRevocations } from './key-revocations.ts';
 import { ResourcePool } from './shared-resources.ts';
 import { useGatewayInYoga } from './yoga-bridge.ts';
 
@@ -73,7 +75,6 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   let shaper: ErrorShaper = defaultErrorShaper();
   let bound = false;
   let draining = false;
-  const revocationListeners: ((publicId: string) => void)[] = [];
 
   type Carried = { [EXCHANGE]?: Exchange };
   const track = (exchange: Exchange) => {
@@ -84,17 +85,14 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
   };
   const exchangeOf = ({ req, request }: RequestCarrier) => (req as Carried | undefined)?.[EXCHANGE] ?? (request as Carried | undefined)?.[EXCHANGE];
 
+  const env = host.env ?? process.env;
+  const keyRevocations = createKeyRevocations(env, lease.keep);
   const services: GatewayServices = {
     database: host.database,
     metrics,
-    env: host.env ?? process.env,
+    env,
     trustedProxies,
-    keyRevocations: {
-      announce: (publicId) => {
-        for (const listener of revocationListeners) listener(publicId);
-      },
-      listen: (listener) => void revocationListeners.push(listener),
-    },
+    keyRevocations,
     // Plugins are built before the error-shaping plugin may be: they call the shaper in force.
     errors: {
       unexpected: (error, exchange) => shaper.unexpected(error, exchange),
@@ -152,12 +150,13 @@ export function createGateway(rawOptions: unknown, host: GatewayHost): Gateway {
       bound = true;
     },
     async start(timeoutMs = 2_000) {
-      await Promise.all(plugins.map((plugin) => plugin.start?.(timeoutMs)));
+      await Promise.all([...plugins.map((plugin) => plugin.start?.(timeoutMs)), Promise.race([keyRevocations.connect(), delay(timeoutMs, undefined, { ref: false })])]);
     },
     beginDraining() {
       draining = true;
     },
     async close() {
+      keyRevocations.close();
       await closePlugins(plugins);
       await lease.release();
     },

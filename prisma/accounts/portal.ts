@@ -20,17 +20,17 @@ export interface PortalSession {
   id: string;
   accountId: number | null;
   csrfToken: string;
+  /** A sign-in with OpenID Connect under way (its JSON), or null. */
+  oidcFlow: string | null;
   account: { id: number; name: string; email: string | null } | null;
 }
 
 /** A new session; the token goes into the cookie and nowhere else. */
 export async function createSession(prisma: PrismaClient, accountId: number | null, lifetimeMs: number): Promise<{ token: string; session: PortalSession }> {
-  const token = randomToken();
-  const csrfToken = randomToken();
-  const id = digest(token);
+  const { token, id, csrfToken } = newSessionToken();
   await prisma.accountSession.create({ data: { id, accountId, csrfToken, expiresAt: new Date(Date.now() + lifetimeMs) } });
   const account = accountId === null ? null : await accountSummary(prisma, accountId);
-  return { token, session: { id, accountId, csrfToken, account } };
+  return { token, session: { id, accountId, csrfToken, oidcFlow: null, account } };
 }
 
 async function accountSummary(prisma: PrismaClient, accountId: number) {
@@ -38,17 +38,40 @@ async function accountSummary(prisma: PrismaClient, accountId: number) {
   return row && { id: row.id, name: row.name, email: row.login?.email ?? null };
 }
 
+/** The account a session kept elsewhere (Redis) belongs to; null when it is gone or disabled. */
+export async function liveAccount(prisma: PrismaClient, accountId: number): Promise<PortalSession['account']> {
+  const row = await prisma.account.findUnique({ where: { id: accountId }, select: { id: true, name: true, disabledAt: true, login: { select: { email: true } } } });
+  return row && !row.disabledAt ? { id: row.id, name: row.name, email: row.login?.email ?? null } : null;
+}
+
+/** A new session token and the digest that names it wherever sessions are kept. */
+export function newSessionToken(): { token: string; id: string; csrfToken: string } {
+  const token = randomToken();
+  return { token, id: digest(token), csrfToken: randomToken() };
+}
+
+/** The digest that names the session of a cookie's token; undefined when the token is not one. */
+export function sessionIdOf(token: string): string | undefined {
+  return /^[A-Za-z0-9_-]{43}$/.test(token) ? digest(token) : undefined;
+}
+
 /** The live session of a cookie's token; null when unknown, expired, or of a disabled account. */
 export async function findSession(prisma: PrismaClient, token: string): Promise<PortalSession | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const id = sessionIdOf(token);
+  if (!id) return null;
   const row = await prisma.accountSession.findUnique({
-    where: { id: digest(token) },
-    select: { id: true, accountId: true, csrfToken: true, expiresAt: true, account: { select: { id: true, name: true, disabledAt: true, login: { select: { email: true } } } } },
+    where: { id },
+    select: { id: true, accountId: true, csrfToken: true, oidcFlow: true, expiresAt: true, account: { select: { id: true, name: true, disabledAt: true, login: { select: { email: true } } } } },
   });
   if (!row || row.expiresAt.getTime() <= Date.now()) return null;
   if (row.account?.disabledAt) return null;
   const account = row.account && { id: row.account.id, name: row.account.name, email: row.account.login?.email ?? null };
-  return { id: row.id, accountId: row.accountId, csrfToken: row.csrfToken, account };
+  return { id: row.id, accountId: row.accountId, csrfToken: row.csrfToken, oidcFlow: row.oidcFlow, account };
+}
+
+/** Keeps (or with null, ends) the OpenID Connect sign-in under way in a session. */
+export async function setSessionFlow(prisma: PrismaClient, id: string, flow: string | null): Promise<void> {
+  await prisma.accountSession.updateMany({ where: { id }, data: { oidcFlow: flow } });
 }
 
 export async function deleteSession(prisma: PrismaClient, id: string): Promise<void> {
@@ -91,6 +114,23 @@ export async function signUp(
     const account = await tx.account.create({ data: { name, login: { create: { email: normalized, passwordHash } } } });
     return { created: { accountId: account.id } };
   });
+}
+
+export type ProviderSignIn = { accountId: number } | { refused: 'disabled' | 'unknown' };
+
+/**
+ * The account of an email an identity provider has verified: its own when a sign-in has that
+ * email (whichever way it was made), else, when `newAccountHash` is given, a new account with
+ * the password hash it makes (one nobody knows: such an account signs in through the provider only).
+ */
+export async function accountOfVerifiedEmail(prisma: PrismaClient, email: string, newAccountHash: (() => Promise<string>) | undefined): Promise<ProviderSignIn> {
+  const login = await findLogin(prisma, email);
+  if (login) return login.disabled ? { refused: 'disabled' } : { accountId: login.accountId };
+  if (newAccountHash === undefined) return { refused: 'unknown' };
+  const outcome = await signUp(prisma, { email, passwordHash: await newAccountHash() });
+  // A sign-up of the same email at the same moment won: that account is this email's.
+  if ('refused' in outcome) return accountOfVerifiedEmail(prisma, email, undefined);
+  return { accountId: outcome.created.accountId };
 }
 
 /** What signing in needs to know of an email: null when nobody signs in with it. */

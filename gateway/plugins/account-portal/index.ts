@@ -19,6 +19,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formatPath } from '../../../lib/config-validation.ts';
+import { logger } from '../../../lib/logger.ts';
 import { PROJECT_ROOT } from '../../../lib/project-root.ts';
 import { createUrlSigner, signingSecret, type UrlSigner } from '../../../lib/url-signing.ts';
 import { ownedIcons } from '../../../prisma/accounts/ownership.ts';
@@ -26,14 +28,10 @@ import { createKeyOf } from '../../../prisma/accounts/api-keys.ts';
 import { accountUsage, hourOf } from '../../../prisma/accounts/key-usage.ts';
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../../../prisma/accounts/passwords.ts';
 import {
+  accountOfVerifiedEmail,
   clearSignInFailures,
-  createSession,
-  deleteAccountSessions,
   deleteEndedSignInFailures,
-  deleteExpiredSessions,
-  deleteSession,
   findLogin,
-  findSession,
   listAccountKeys,
   normalizeEmail,
   recordSignInFailure,
@@ -48,8 +46,10 @@ import type { GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse, methodNotAllowed, READ_METHODS } from '../../pipeline/responses.ts';
 import { parsePluginOptions } from '../options.ts';
 import { cameOverHttps, cookieValue, readForm, sameOrigin } from './http.ts';
+import { createOidcSignIn, parseFlow, ProviderUnavailable } from './oidc.ts';
 import { accountPortalOptions } from './options.ts';
 import { messagePage, page, profile, signInForm, signUpForm, type OwnedIcon, type UsageSeries } from './pages.ts';
+import { postgresSessions, redisSessions } from './session-store.ts';
 import { createUsageRecorder } from './usage.ts';
 
 const SITE = join(PROJECT_ROOT, 'gateway', 'plugins', 'account-portal', 'site');
@@ -95,6 +95,8 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   let nextCleanup = 0;
   const assetCache = new Map<string, Buffer>();
   const assets = { css: `${base}/portal.css`, js: `${base}/portal.js` };
+  const provider = options.oidc && createOidcSignIn(options.oidc, services.env, formatPath(where));
+  const sessions = options.sessions.store === 'redis' ? redisSessions(prisma, services, formatPath(where)) : postgresSessions(prisma);
 
   // Made on first use, as catalogue-context's: `mesh build` loads plugins without serving.
   let signer: UrlSigner | undefined;
@@ -137,7 +139,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
 
   async function anonymousSession(visit: Visit): Promise<{ session: PortalSession; headers: Record<string, string> }> {
     if (visit.session) return { session: visit.session, headers: {} };
-    const { token, session } = await createSession(await prisma(), null, ANONYMOUS_SESSION_MS);
+    const { token, session } = await sessions.create(null, ANONYMOUS_SESSION_MS);
     visit.session = session;
     return { session, headers: cookie(visit, token, ANONYMOUS_SESSION_MS / 1000) };
   }
@@ -152,7 +154,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   function cleanUpNow(client: PrismaClient): void {
     if (Date.now() < nextCleanup) return;
     nextCleanup = Date.now() + CLEANUP_INTERVAL_MS;
-    Promise.all([deleteExpiredSessions(client), deleteEndedSignInFailures(client)]).catch(() => {
+    Promise.all([sessions.deleteExpired(), deleteEndedSignInFailures(client)]).catch(() => {
       nextCleanup = 0;
     });
   }
@@ -182,7 +184,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     const { session, headers } = await anonymousSession(visit);
     const query = visit.exchange.query;
     const notice = query.has('created') ? 'Your account is ready: sign in.' : query.has('ended') ? 'Every session has ended.' : undefined;
-    return html(200, 'Sign in', signInForm(base, session.csrfToken, { notice }), visit, headers);
+    return html(200, 'Sign in', signInForm(base, session.csrfToken, { notice }, provider?.buttonLabel), visit, headers);
   }
 
   async function signIn(visit: Visit, form: URLSearchParams): Promise<GatewayResponse> {
@@ -190,12 +192,12 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     cleanUpNow(client);
     const email = normalizeEmail(form.get('email') ?? '');
     const password = form.get('password') ?? '';
-    const again = (status: number, error: string) => html(status, 'Sign in', signInForm(base, visit.session!.csrfToken, { error }), visit);
+    const again = (status: number, error: string) => html(status, 'Sign in', signInForm(base, visit.session!.csrfToken, { error }, provider?.buttonLabel), visit);
     if (!email || !password || email.length > 254 || password.length > PASSWORD_MAX_LENGTH) return again(400, 'Enter your email and your password.');
     const { perEmail, perAddress, windowSeconds } = options.signInThrottle;
     const emailKey = `sign-in:email:${email}`;
     const addressKey = `sign-in:address:${visit.exchange.ip}`;
-    const refused = await throttled(client, visit, { [emailKey]: perEmail, [addressKey]: perAddress }, () => signInForm(base, visit.session!.csrfToken, {}), 'Sign in');
+    const refused = await throttled(client, visit, { [emailKey]: perEmail, [addressKey]: perAddress }, () => signInForm(base, visit.session!.csrfToken, {}, provider?.buttonLabel), 'Sign in');
     if (refused) return refused;
     const login = await findLogin(client, email);
     // Unknown emails are checked against a dummy hash: the answer takes as long as a wrong password's.
@@ -205,10 +207,62 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
       return again(401, WRONG_SIGN_IN);
     }
     await clearSignInFailures(client, [emailKey]);
-    // A new session (new token, new CSRF token): the one from before sign-in ends here.
-    if (visit.session) await deleteSession(client, visit.session.id);
-    const { token } = await createSession(client, login.accountId, sessionMs);
+    return signedIn(visit, login.accountId);
+  }
+
+  /** A new session (new token, new CSRF token): the one from before sign-in ends here. */
+  async function signedIn(visit: Visit, accountId: number): Promise<GatewayResponse> {
+    if (visit.session) await sessions.delete(visit.session.id);
+    const { token } = await sessions.create(accountId, sessionMs);
     return redirect(base, cookie(visit, token, sessionMs / 1000));
+  }
+
+  // ---- sign-in with OpenID Connect ----
+
+  /** Where the provider sends the browser back: this origin (as the request names it) and redirectPath. */
+  const redirectUri = (visit: Visit) => `${visit.https ? 'https' : 'http'}://${visit.exchange.header('host') ?? ''}${base}${provider!.redirectPath}`;
+  const providerRefused = (visit: Visit, status: number, text: string) =>
+    html(status, 'Sign in', `${messagePage('Sign-in refused', text)}\n<p><a href="${base}/sign-in">Back to sign in</a></p>`, visit);
+  const providerDown = (visit: Visit, error: unknown) => {
+    logger.warn({ msg: `account-portal: ${(error as Error).message}`, plugin: 'account-portal', cause: String((error as Error).cause ?? '') });
+    return providerRefused(visit, 502, 'The identity provider cannot be reached now. Try again later, or sign in with your password.');
+  };
+
+  async function beginProviderSignIn(visit: Visit): Promise<GatewayResponse> {
+    try {
+      const { location, flow } = await provider!.begin(redirectUri(visit));
+      await sessions.setFlow(visit.session!.id, JSON.stringify(flow));
+      return redirect(location);
+    } catch (error) {
+      if (error instanceof ProviderUnavailable) return providerDown(visit, error);
+      throw error;
+    }
+  }
+
+  async function finishProviderSignIn(visit: Visit): Promise<GatewayResponse> {
+    const flow = parseFlow(visit.session?.oidcFlow ?? null);
+    if (!visit.session || !flow) return providerRefused(visit, 400, 'This sign-in did not start in this browser, or it was used already. Sign in again.');
+    // Once only, whatever comes of it.
+    await sessions.setFlow(visit.session.id, null);
+    let identity: Awaited<ReturnType<NonNullable<typeof provider>['finish']>>;
+    try {
+      identity = await provider!.finish(redirectUri(visit), visit.exchange.query, flow);
+    } catch (error) {
+      if (error instanceof ProviderUnavailable) return providerDown(visit, error);
+      // A wrong state, nonce or issuer, a refused code: the answer says no more than that.
+      logger.warn({ msg: 'account-portal: a sign-in with the identity provider failed its checks', plugin: 'account-portal', reason: (error as { code?: string }).code ?? (error as Error).name });
+      return providerRefused(visit, 401, 'The identity provider’s answer did not pass the checks. Sign in again.');
+    }
+    if (!identity.email || !identity.emailVerified) {
+      return providerRefused(visit, 403, 'Your identity provider has not verified your email address, so it cannot name an account here.');
+    }
+    const email = normalizeEmail(identity.email);
+    if (email.length > 254 || !EMAIL.test(email)) return providerRefused(visit, 403, 'Your identity provider’s email address is not one an account can have.');
+    const outcome = await accountOfVerifiedEmail(await prisma(), email, options.signUps === 'open' ? dummyPasswordHash : undefined);
+    if ('refused' in outcome) {
+      return providerRefused(visit, 403, outcome.refused === 'unknown' ? 'There is no account with this email, and sign-ups are by invitation.' : WRONG_SIGN_IN);
+    }
+    return signedIn(visit, outcome.accountId);
   }
 
   async function signUpPage(visit: Visit): Promise<GatewayResponse> {
@@ -319,9 +373,8 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
   }
 
   async function signOut(visit: Visit, everywhere: boolean): Promise<GatewayResponse> {
-    const client = await prisma();
-    if (everywhere && visit.session!.accountId !== null) await deleteAccountSessions(client, visit.session!.accountId);
-    else await deleteSession(client, visit.session!.id);
+    if (everywhere && visit.session!.accountId !== null) await sessions.deleteAccount(visit.session!.accountId);
+    else await sessions.delete(visit.session!.id);
     return redirect(`${base}/sign-in${everywhere ? '?ended=1' : ''}`, cookie(visit, '', 0));
   }
 
@@ -345,8 +398,9 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     const sub = exchange.path.slice(base.length) || '/';
     if (ASSETS[sub]) return asset(exchange, sub);
     const revoke = /^\/keys\/([^/]+)\/revoke$/.exec(sub);
-    const postable = POSTS.has(sub) || revoke !== null;
-    const readable = GETS.has(sub);
+    const callback = provider !== undefined && sub === provider.redirectPath;
+    const postable = POSTS.has(sub) || revoke !== null || (provider !== undefined && sub === '/sign-in/oidc');
+    const readable = GETS.has(sub) || callback;
     if (!postable && !readable) return errorResponse(404, `No page at ${exchange.path}`);
     const refused = methodNotAllowed(exchange, [...(readable ? READ_METHODS : []), ...(postable ? ['POST'] : [])]);
     if (refused) return refused;
@@ -355,11 +409,12 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     const https = options.secureCookies === 'always' || (options.secureCookies === 'auto' && cameOverHttps(exchange, services.trustedProxies));
     const cookieName = https ? '__Host-icon_portal' : 'icon_portal';
     const token = cookieValue(exchange, cookieName);
-    const visit: Visit = { exchange, https, cookieName, session: token ? await findSession(await prisma(), token) : null };
+    const visit: Visit = { exchange, https, cookieName, session: token ? await sessions.find(token) : null };
 
     if (!isPost) {
       if (sub === '/sign-in') return signInPage(visit);
       if (sub === '/sign-up') return signUpPage(visit);
+      if (callback) return finishProviderSignIn(visit);
       return visit.session?.account ? profilePage(visit) : redirect(`${base}/sign-in`);
     }
     const form = await readForm(exchange);
@@ -367,6 +422,7 @@ export const useAccountPortal: PluginFactory = (rawOptions, services, where): Ga
     if (!genuine(visit, form)) return forbidden(visit);
     if (sub === '/sign-in') return signIn(visit, form);
     if (sub === '/sign-up') return signUpSubmit(visit, form);
+    if (sub === '/sign-in/oidc') return visit.session?.account ? redirect(base) : beginProviderSignIn(visit);
     if (!visit.session?.account) return redirect(`${base}/sign-in`);
     if (sub === '/keys') return createKey(visit, form);
     if (revoke) return PUBLIC_ID.test(revoke[1]!) ? revokeKey(visit, revoke[1]!) : errorResponse(404, `No page at ${exchange.path}`);

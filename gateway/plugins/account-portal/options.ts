@@ -7,6 +7,34 @@ const origin = z
   .string()
   .refine((value) => URL.canParse(value) && new URL(value).origin === value, 'must be an origin such as https://api.example.com (scheme, host and port only)');
 const count = (fallback: number, max: number) => z.number().int().min(1).max(max).default(fallback);
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** HTTPS, or plain HTTP on this machine only (a provider a test or a developer runs locally). */
+const issuer = z
+  .string()
+  .refine((value) => {
+    if (!URL.canParse(value)) return false;
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  }, 'must be an https:// URL (http:// only for 127.0.0.1, localhost or [::1])');
+
+/** Sign-in through the organisation's identity provider (authorization code flow with PKCE). */
+export const oidcOptions = z
+  .object({
+    /** The provider's issuer identifier; its discovery document is at <issuer>/.well-known/openid-configuration. */
+    issuer,
+    /** The portal's client id at the provider. */
+    clientId: z.string().min(1).max(255),
+    /** The environment variable holding the client secret (never in .meshrc.yaml, never logged). @default "PORTAL_OIDC_CLIENT_SECRET" */
+    clientSecretEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as PORTAL_OIDC_CLIENT_SECRET')
+      .default('PORTAL_OIDC_CLIENT_SECRET'),
+    /** Where the provider sends the browser back, under the portal's path; register <origin><path><redirectPath> at the provider. @default "/oidc/callback" */
+    redirectPath: path.default('/oidc/callback'),
+    /** The sign-in page's button. @default "Sign in with your organisation" */
+    buttonLabel: z.string().trim().min(1).max(80).default('Sign in with your organisation'),
+  })
+  .strict();
 
 export const accountPortalOptions = z
   .object({
@@ -54,6 +82,13 @@ export const accountPortalOptions = z
       })
       .strict()
       .default({ svgPath: '/svg', pngPath: '/png', signedUrlSeconds: 3600, maxListed: 500 }),
+    /** Where sessions are kept: `postgres` (account_sessions) or `redis` (REDIS_URL). */
+    sessions: z
+      .object({ store: z.enum(['postgres', 'redis']).default('postgres') })
+      .strict()
+      .default({ store: 'postgres' }),
+    /** Sign-in with OpenID Connect besides passwords; absent: off. */
+    oidc: oidcOptions.optional(),
     /** Requests per key and hour, recorded in batches (for the usage charts). enabled: false on a gateway whose database is a read replica. */
     usage: z
       .object({
@@ -69,3 +104,4 @@ export const accountPortalOptions = z
   .strict();
 
 export type AccountPortalOptions = z.infer<typeof accountPortalOptions>;
+export type OidcOptions = z.infer<typeof oidcOptions>;

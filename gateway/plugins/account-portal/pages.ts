@@ -49,7 +49,14 @@ function messages({ error, notice }: { error?: string; notice?: string }): strin
   return `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ''}`;
 }
 
-export function signInForm(base: string, csrf: string, shown: { error?: string; notice?: string }): string {
+/** The sign-in page; with `provider`, a button that signs in through the identity provider too. */
+export function signInForm(base: string, csrf: string, shown: { error?: string; notice?: string }, provider?: string): string {
+  const other = provider
+    ? `\n<form method="post" action="${base}/sign-in/oidc">
+${csrfField(csrf)}
+<button type="submit">${escapeHtml(provider)}</button>
+</form>`
+    : '';
   return `<h1>Sign in</h1>
 ${messages(shown)}
 <form method="post" action="${base}/sign-in" class="stack">
@@ -59,7 +66,7 @@ ${csrfField(csrf)}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
 <button type="submit">Sign in</button>
-</form>
+</form>${other}
 <p>No account yet? <a href="${base}/sign-up">Create one</a>.</p>`;
 }
 

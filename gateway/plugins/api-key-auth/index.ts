@@ -3,7 +3,8 @@
 // browser history. Keys are found by their public id and compared by digest in constant time
 // (prisma/accounts/api-keys.ts); the records are kept for keyCacheSeconds (key-cache.ts), so a
 // revocation takes effect within that time (at once for a key revoked on this gateway's account
-// portal); while the database cannot answer, records up to
+// portal, and on every gateway when REDIS_URL is set: gateway/key-revocations.ts); while the
+// database cannot answer, records up to
 // keyStaleSeconds old still serve. The caller's account reaches the resolvers, which
 // is what lets an owner see premium markup. Missing or invalid keys get 401 before any work is
 // done; keys never reach a log line.
@@ -45,7 +46,7 @@ export const useApiKeyAuth: PluginFactory = (rawOptions, services, where): Gatew
         onStale: () => services.metrics.staleAnswer('key-record'),
       }),
   );
-  // A key revoked on the account portal of this gateway stops working with the next request.
+  // A key revoked on the account portal (of this gateway, or of any gateway on the same Redis) stops working with the next request.
   services.keyRevocations.listen((publicId) => records.forget(publicId));
   const touch = createKeyToucher(prisma);
   const missing = `An API key is required: send it in the ${header} header or as Authorization: Bearer <key>`;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "account_sessions" ADD COLUMN     "oidc_flow" TEXT;
