@@ -68,7 +68,7 @@ export function setFilesFor(sets: readonly CatalogueSetConfig[], options: SetFil
         return {
           prefix: set.prefix,
           load: () => loadFolderSet({ prefix: set.prefix, folder: source.path, metadata: source.metadata, overrides, workers: options.workers }),
-          peekDigest: async () => (await folderDigest(source.path, metadataPathOf(source.path, source.metadata), JSON.stringify(overrides))).digest,
+          peekDigest: () => folderDigest(source.path, metadataPathOf(source.path, source.metadata), JSON.stringify(overrides)),
         };
       default:
         throw new Error(`unknown source kind of set "${set.prefix}"`);
