@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
 import { licenseSchema, type CatalogueSetConfig } from './catalogue-config.ts';
 import { EXTRAS_KEY } from './export-set.ts';
+import type { StageTimes } from './stages.ts';
 import type { IconExtras, SetSource } from './map-set.ts';
 import { checkIconBody, cleanSvgFiles, MAX_SVG_BYTES, tooLarge } from './svg-clean.ts';
 import { slugify } from './text.ts';
@@ -33,6 +34,8 @@ export interface LoadedSet {
   renames?: Record<string, string>;
   /** The style of icons that say nothing else, from its metadata (the config's `defaultStyle` wins). */
   defaultStyle?: string;
+  /** A folder's reading and cleaning times, in milliseconds. */
+  stages?: Pick<StageTimes, 'read' | 'clean'>;
 }
 
 const stringList = z.array(z.string().trim().min(1, 'must not be empty'));
@@ -185,7 +188,9 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
   if (!existsSync(folder)) throw new ConfigError(`${prefix}: the folder ${folder} does not exist`);
   const metadataPath = metadataPathOf(folder, options.metadata);
   const metadata = metadataPath ? parseFolderMetadata(await readFile(metadataPath, 'utf8'), metadataPath) : {};
+  const readStarted = performance.now();
   const { digest, files } = await readFolder(folder, metadataPath, JSON.stringify(options.overrides ?? {}));
+  const read = performance.now() - readStarted;
 
   const rejected: Rejection[] = [];
   const candidates: { file: string; stem: string; name: string; size: number; content?: Uint8Array }[] = [];
@@ -202,8 +207,10 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
     candidates.push({ file, stem, name, size, ...(content ? { content } : {}) });
   }
   const readable = candidates.flatMap(({ name, content }) => (content ? [{ content, idPrefix: `${prefix}-${name}` }] : []));
+  const cleanStarted = performance.now();
   const cleanedReadable = (await cleanSvgFiles(readable, { workers: options.workers ?? 0, ...(options.onProgress ? { onProgress: options.onProgress } : {}) })).values();
   const cleaned = candidates.map(({ size, content }) => (content ? cleanedReadable.next().value! : tooLarge(size)));
+  const clean = performance.now() - cleanStarted;
 
   const icons: IconifyJSON['icons'] = {};
   const categories: Record<string, string[]> = {};
@@ -246,9 +253,10 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
   );
   const json: IconifyJSON = { prefix, info, icons, ...(Object.keys(categories).length ? { categories } : {}) };
   return {
-    source: { json, info, version: `sha256:${digest.slice(0, 12)}`, iconExtras },
+    source: { json, info, version: `sha256:${digest.slice(0, 12)}`, iconExtras, bodiesSanitized: true },
     digest,
     rejected,
+    stages: { read, clean },
     ...(metadata.renames ? { renames: metadata.renames } : {}),
     ...(metadata.set?.style ? { defaultStyle: metadata.set.style } : {}),
   };

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
+import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
 import { cleanSvg, type CleanResult, type SvgCleanJob } from '../../prisma/import/svg-clean.ts';
 import { cleanInWorkers, workersAvailable } from '../../prisma/import/svg-clean-workers.ts';
 
@@ -49,5 +50,12 @@ describe('the SVG cleanup in worker threads', () => {
     expect(inWorkers).toEqual(inThread);
     expect(inThread.filter((result) => result.ok).length).toBeGreaterThan(0);
     expect(inThread.filter((result) => !result.ok).length).toBeGreaterThan(0);
+  });
+
+  it('gives bodies the sanitizer leaves as they are (the mapping does not sanitize a folder\'s bodies again)', () => {
+    for (const name of readdirSync(FIXTURES).filter((file) => file.endsWith('.svg'))) {
+      const result = cleanSvg(readFileSync(join(FIXTURES, name)), 'acme-x');
+      if (result.ok) expect(sanitizeSvgBody(result.icon.body)).toBe(result.icon.body);
+    }
   });
 });
