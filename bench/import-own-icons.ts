@@ -2,7 +2,8 @@
 // on a 2-core machine): files written to a temporary folder, imported through the same path as
 // `npm run cli -- import --source <folder> --prefix bench` into a fresh database (an in-memory
 // PGlite, or DATABASE_URL's server), with the cleanup in worker threads and without, and a
-// second import of the unchanged folder. Usage: tsx bench/import-own-icons.ts [files] [workers]
+// second import of the unchanged folder; each run's time by stage (read, clean, map, plan, write,
+// search data). Usage: tsx bench/import-own-icons.ts [files] [workers]
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { applyMigrations } from '../prisma/engine/migrations.ts';
 import { importSource } from '../prisma/import/demo-catalogue.ts';
 
 const files = Number(process.argv[2] ?? 10_000);
-const workers = Number(process.argv[3] ?? Math.min(4, availableParallelism()));
+const workers = Number(process.argv[3] ?? availableParallelism());
 
 /** A deterministic icon of its own: a few shapes, one colour or several, some stroked. */
 function svg(index: number): string {
@@ -24,6 +25,12 @@ function svg(index: number): string {
     `<rect x="${r(10) % 12}" y="${r(11) % 12}" width="${r(12) % 8 + 2}" height="${r(13) % 8 + 2}" rx="1" fill="${colour[2]}"/>`,
   ];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><g id="layer-${index}">${shapes.join('')}</g></svg>`;
+}
+
+function stageLine(stages: object): string {
+  return Object.entries(stages as Record<string, number | undefined>)
+    .map(([stage, milliseconds]) => `${stage} ${((milliseconds ?? 0) / 1000).toFixed(1)} s`)
+    .join(', ');
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'bench-own-icons-'));
@@ -44,10 +51,12 @@ try {
       const set = summary.sets[0]!;
       rows.push(`| ${label} | ${files} | ${set.icons} | ${set.rejected.length} | ${seconds.toFixed(1)} s | ${Math.round(files / seconds)} |`);
       console.log(rows.at(-1));
+      console.log(`  stages: ${stageLine({ ...set.stages, 'search data': summary.searchDataMilliseconds })}`);
     }
     const again = performance.now();
     const unchanged = await importSource(db.prisma, { source: folder, prefix: 'bench-workers', workers });
     console.log(`| unchanged folder, again (${unchanged.sets[0]!.status}) | ${files} | - | - | ${((performance.now() - again) / 1000).toFixed(1)} s | - |`);
+    console.log(`  stages: ${stageLine(unchanged.sets[0]!.stages)}`);
   } finally {
     await db.close();
   }

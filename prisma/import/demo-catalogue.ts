@@ -24,9 +24,9 @@ export function setOptionsFrom(config: CatalogueConfig): (prefix: string) => Set
   return (prefix) => settingsOf(byPrefix.get(prefix));
 }
 
-/** Worker threads for cleaning SVG folders: one per core, at most 4 (the import itself mostly waits on them). */
+/** Worker threads for cleaning SVG folders: one per core the process may use (the importing thread mostly waits on them meanwhile). */
 export function defaultCleanupWorkers(): number {
-  return Math.min(4, availableParallelism());
+  return Math.max(1, availableParallelism());
 }
 
 export interface CatalogueImportOptions {

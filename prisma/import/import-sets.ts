@@ -9,12 +9,17 @@ import { SANITIZER_VERSION } from '../../lib/svg/sanitize.ts';
 import { refreshSearchDataIfBehind } from './refresh-search.ts';
 import type { Rejection } from './own-sources.ts';
 import type { SetFile } from './sources.ts';
+import type { StageTimes } from './stages.ts';
 import { planSet, writeSet, type OwnersConfig, type SetPlan, type WriteProgress } from './write-set.ts';
+
+export type { StageTimes } from './stages.ts';
 
 export type ImportEvent =
   | { type: 'set-start'; prefix: string; index: number; total: number }
-  | ({ type: 'progress' } & WriteProgress)
+  /** `clean`: a folder's files cleaned so far (iconsDone counts files); `write`: icons written. */
+  | ({ type: 'progress'; stage: 'clean' | 'write' } & WriteProgress)
   | { type: 'set-done'; result: SetImportResult };
+
 
 export interface SetImportResult {
   prefix: string;
@@ -31,6 +36,7 @@ export interface SetImportResult {
   rejected: Rejection[];
   /** What the import changed, or (a dry run) would change; only for a set that was read. */
   plan?: SetPlan;
+  stages: StageTimes;
 }
 
 /** What a set is imported with, besides its source. */
@@ -44,6 +50,8 @@ export interface ImportSummary {
   sets: SetImportResult[];
   /** The search vocabulary and statistics were rebuilt (after imported sets, or left behind by an interrupted import). */
   searchDataRefreshed: boolean;
+  /** How long that took (0 when it did not run). */
+  searchDataMilliseconds: number;
   icons: number;
   iconsWritten: number;
   milliseconds: number;
@@ -72,10 +80,12 @@ export async function importSets(prisma: PrismaClient, files: readonly SetFile[]
   }
   // After the sets' own transactions: the search vocabulary and planner statistics, whenever
   // they are behind the catalogue, whether this run's sets or an interrupted run's put them so.
+  const refreshStarted = performance.now();
   const searchDataRefreshed = options.dryRun ? false : await refreshSearchDataIfBehind(prisma);
   return {
     sets,
     searchDataRefreshed,
+    searchDataMilliseconds: searchDataRefreshed ? performance.now() - refreshStarted : 0,
     icons: sets.reduce((sum, set) => sum + set.icons, 0),
     iconsWritten: sets.reduce((sum, set) => sum + set.iconsWritten, 0),
     milliseconds: performance.now() - started,
@@ -84,6 +94,16 @@ export async function importSets(prisma: PrismaClient, files: readonly SetFile[]
 
 async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOptions): Promise<SetImportResult> {
   const started = performance.now();
+  const stages: StageTimes = {};
+  /** Runs one stage, adding its time to `stages`. */
+  const timed = async <T>(stage: keyof StageTimes, run: () => T | Promise<T>): Promise<T> => {
+    const stageStarted = performance.now();
+    try {
+      return await run();
+    } finally {
+      stages[stage] = (stages[stage] ?? 0) + performance.now() - stageStarted;
+    }
+  };
   const { owners, renames, ...setOptions } = options.optionsFor(file.prefix);
   const settingsText = JSON.stringify({ ...setOptions, ...(owners ? { owners } : {}), ...(renames ? { renames } : {}) });
   const digestOf = (sourceDigest: string) =>
@@ -97,35 +117,47 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
     unpublished: 0,
     milliseconds: performance.now() - started,
     rejected: [],
+    stages,
   });
   // A folder's digest is read without cleaning its files: an unchanged folder costs its reads only.
-  if (file.peekDigest && existing && !options.force && existing.sourceDigest === digestOf(await file.peekDigest())) return unchanged();
-  const { source, digest: sourceDigest, rejected = [], renames: sourceRenames, defaultStyle } = await file.load();
+  const peekDigest = file.peekDigest;
+  if (peekDigest && existing && !options.force && existing.sourceDigest === digestOf(await timed('read', peekDigest))) return unchanged();
+  const loadStarted = performance.now();
+  const loaded = await file.load({
+    onProgress: (iconsDone, iconsTotal) => options.onEvent?.({ type: 'progress', stage: 'clean', prefix: file.prefix, iconsDone, iconsTotal }),
+  });
+  // A source that times its own reading and cleaning says so; any other's load is all reading.
+  for (const [stage, milliseconds] of Object.entries(loaded.stages ?? { read: performance.now() - loadStarted }) as [keyof StageTimes, number][]) {
+    stages[stage] = (stages[stage] ?? 0) + milliseconds;
+  }
+  const { source, digest: sourceDigest, rejected = [], renames: sourceRenames, defaultStyle } = loaded;
   if (setOptions.defaultStyle === undefined && defaultStyle) setOptions.defaultStyle = defaultStyle;
   const digest = digestOf(sourceDigest);
   if (existing?.sourceDigest === digest && !options.force) return { ...unchanged(), rejected };
   const allRenames = { ...sourceRenames, ...renames };
-  const base = { prefix: file.prefix, iconsWritten: 0, unpublished: 0, rejected };
+  const base = { prefix: file.prefix, iconsWritten: 0, unpublished: 0, rejected, stages };
   if (Object.keys((source.json as { icons?: object }).icons ?? {}).length === 0) {
     return { ...base, status: 'empty', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
-  const { set, icons } = mapIconSet(source, setOptions);
+  const { set, icons } = await timed('map', () => mapIconSet(source, setOptions));
   if (set.prefix !== file.prefix) throw new Error(`${file.prefix}: the source declares prefix "${set.prefix}"`);
   if (options.strict && rejected.length && !options.dryRun) {
     return { ...base, status: 'refused', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
-  const plan = await planSet(prisma, { set, icons, renames: allRenames });
+  const plan = await timed('plan', () => planSet(prisma, { set, icons, renames: allRenames }));
   if (options.dryRun) {
     return { ...base, status: 'planned', icons: set.iconCount, milliseconds: performance.now() - started, plan };
   }
-  const written = await writeSet(prisma, {
-    set,
-    icons,
-    digest,
-    renames: allRenames,
-    ...(owners ? { owners } : {}),
-    onProgress: (progress) => options.onEvent?.({ type: 'progress', ...progress }),
-  });
+  const written = await timed('write', () =>
+    writeSet(prisma, {
+      set,
+      icons,
+      digest,
+      renames: allRenames,
+      ...(owners ? { owners } : {}),
+      onProgress: (progress) => options.onEvent?.({ type: 'progress', stage: 'write', ...progress }),
+    }),
+  );
   return {
     ...base,
     status: 'imported',

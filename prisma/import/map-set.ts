@@ -30,6 +30,11 @@ export interface SetSource {
    * it, over what the IconifyJSON says.
    */
   iconExtras?: Record<string, IconExtras>;
+  /**
+   * Every body is already sanitizeSvgBody's output (a folder's files are sanitized as they are
+   * cleaned, in worker threads): sanitizing again would give the same bodies, one by one, in this thread.
+   */
+  bodiesSanitized?: boolean;
 }
 
 export interface IconExtras {
@@ -202,7 +207,7 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
     }
     icons.set(name, {
       // Sanitized as it comes in (lib/svg/sanitize.ts): a set's markup must not run code in a page.
-      body: sanitizeSvgBody(entry.body),
+      body: source.bodiesSanitized ? entry.body : sanitizeSvgBody(entry.body),
       width: positiveNumber(entry.width),
       height: positiveNumber(entry.height),
       left: finiteNumber(entry.left),

@@ -12,8 +12,9 @@ import { z } from 'zod';
 import { ConfigError, validateConfig } from '../../lib/config-validation.ts';
 import { licenseSchema, type CatalogueSetConfig } from './catalogue-config.ts';
 import { EXTRAS_KEY } from './export-set.ts';
+import type { StageTimes } from './stages.ts';
 import type { IconExtras, SetSource } from './map-set.ts';
-import { checkIconBody, cleanSvgFiles, MAX_SVG_BYTES } from './svg-clean.ts';
+import { checkIconBody, cleanSvgFiles, MAX_SVG_BYTES, tooLarge } from './svg-clean.ts';
 import { slugify } from './text.ts';
 
 /** Bump when what a folder or file becomes changes: the digest of every such set moves with it. */
@@ -33,6 +34,8 @@ export interface LoadedSet {
   renames?: Record<string, string>;
   /** The style of icons that say nothing else, from its metadata (the config's `defaultStyle` wins). */
   defaultStyle?: string;
+  /** A folder's reading and cleaning times, in milliseconds. */
+  stages?: Pick<StageTimes, 'read' | 'clean'>;
 }
 
 const stringList = z.array(z.string().trim().min(1, 'must not be empty'));
@@ -124,21 +127,48 @@ function applyOverrides(info: IconifyInfo, overrides: SetOverrides): IconifyInfo
   return result;
 }
 
-/** The files of a folder source and the digest of everything they hold, read without cleaning them. */
-export async function folderDigest(folder: string, metadataPath: string | undefined, salt: string): Promise<{ digest: string; files: string[] }> {
+/** A folder's SVG file; `content` is absent for a file over MAX_SVG_BYTES (refused unread) or when only the digest was wanted. */
+export interface FolderFile {
+  name: string;
+  size: number;
+  content?: Uint8Array;
+}
+
+/** Files read at once: their reads overlap in libuv's threads instead of waiting on each other. */
+const READ_CONCURRENCY = 16;
+
+/**
+ * The SVG files of a folder source, in name order, each read once, and the digest of everything
+ * they hold (names, sizes, bytes, metadata). `keep: false` hashes without keeping the bytes.
+ */
+export async function readFolder(folder: string, metadataPath: string | undefined, salt: string, keep = true): Promise<{ digest: string; files: FolderFile[] }> {
   const hash = createHash('sha256').update(`own-source ${OWN_SOURCE_VERSION}\n${salt}\n`);
-  const files = (await readdir(folder, { withFileTypes: true }))
+  const names = (await readdir(folder, { withFileTypes: true }))
     .filter((entry) => entry.isFile() && extname(entry.name).toLowerCase() === '.svg')
     .map((entry) => entry.name)
     .sort();
-  for (const name of files) {
-    const info = await stat(join(folder, name));
-    hash.update(`${name}\0${info.size}\0`);
-    // An oversized file is refused unread: its size alone decides, and so it is all the digest needs.
-    if (info.size <= MAX_SVG_BYTES) hash.update(await readFile(join(folder, name)));
+  const files: FolderFile[] = [];
+  for (let start = 0; start < names.length; start += READ_CONCURRENCY) {
+    const read = await Promise.all(
+      names.slice(start, start + READ_CONCURRENCY).map(async (name): Promise<FolderFile> => {
+        const { size } = await stat(join(folder, name));
+        // An oversized file is refused unread: its size alone decides, and so it is all the digest needs.
+        return size <= MAX_SVG_BYTES ? { name, size, content: await readFile(join(folder, name)) } : { name, size };
+      }),
+    );
+    for (const file of read) {
+      hash.update(`${file.name}\0${file.size}\0`);
+      if (file.content) hash.update(file.content);
+      files.push(keep ? file : { name: file.name, size: file.size });
+    }
   }
   if (metadataPath) hash.update(`metadata\0${await readFile(metadataPath, 'utf8')}`);
   return { digest: hash.digest('hex'), files };
+}
+
+/** The digest of a folder source alone (readFolder without keeping the files' bytes). */
+export async function folderDigest(folder: string, metadataPath: string | undefined, salt: string): Promise<string> {
+  return (await readFolder(folder, metadataPath, salt, false)).digest;
 }
 
 export interface FolderOptions {
@@ -148,6 +178,8 @@ export interface FolderOptions {
   overrides?: SetOverrides;
   /** Worker threads for the SVG cleanup (0: in this thread). */
   workers?: number;
+  /** Called as files are cleaned: files done so far, and in all. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** A folder of SVG files as an icon set: each file cleaned (svg-clean.ts) or reported. */
@@ -156,12 +188,14 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
   if (!existsSync(folder)) throw new ConfigError(`${prefix}: the folder ${folder} does not exist`);
   const metadataPath = metadataPathOf(folder, options.metadata);
   const metadata = metadataPath ? parseFolderMetadata(await readFile(metadataPath, 'utf8'), metadataPath) : {};
-  const { digest, files } = await folderDigest(folder, metadataPath, JSON.stringify(options.overrides ?? {}));
+  const readStarted = performance.now();
+  const { digest, files } = await readFolder(folder, metadataPath, JSON.stringify(options.overrides ?? {}));
+  const read = performance.now() - readStarted;
 
   const rejected: Rejection[] = [];
-  const candidates: { file: string; stem: string; name: string }[] = [];
+  const candidates: { file: string; stem: string; name: string; size: number; content?: Uint8Array }[] = [];
   const byName = new Map<string, string>();
-  for (const file of files) {
+  for (const { name: file, size, content } of files) {
     const stem = basename(file, extname(file));
     const name = iconNameOf(stem);
     const other = byName.get(name);
@@ -170,12 +204,13 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
       continue;
     }
     byName.set(name, file);
-    candidates.push({ file, stem, name });
+    candidates.push({ file, stem, name, size, ...(content ? { content } : {}) });
   }
-  const cleaned = await cleanSvgFiles(
-    candidates.map(({ file, name }) => ({ path: join(folder, file), idPrefix: `${prefix}-${name}` })),
-    options.workers ?? 0,
-  );
+  const readable = candidates.flatMap(({ name, content }) => (content ? [{ content, idPrefix: `${prefix}-${name}` }] : []));
+  const cleanStarted = performance.now();
+  const cleanedReadable = (await cleanSvgFiles(readable, { workers: options.workers ?? 0, ...(options.onProgress ? { onProgress: options.onProgress } : {}) })).values();
+  const cleaned = candidates.map(({ size, content }) => (content ? cleanedReadable.next().value! : tooLarge(size)));
+  const clean = performance.now() - cleanStarted;
 
   const icons: IconifyJSON['icons'] = {};
   const categories: Record<string, string[]> = {};
@@ -218,9 +253,10 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
   );
   const json: IconifyJSON = { prefix, info, icons, ...(Object.keys(categories).length ? { categories } : {}) };
   return {
-    source: { json, info, version: `sha256:${digest.slice(0, 12)}`, iconExtras },
+    source: { json, info, version: `sha256:${digest.slice(0, 12)}`, iconExtras, bodiesSanitized: true },
     digest,
     rejected,
+    stages: { read, clean },
     ...(metadata.renames ? { renames: metadata.renames } : {}),
     ...(metadata.set?.style ? { defaultStyle: metadata.set.style } : {}),
   };

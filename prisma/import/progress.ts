@@ -1,5 +1,6 @@
 // Import progress for a person at a terminal: one line, rewritten in place, with sets done and
-// icons per second; without a terminal, one line per set so logs stay readable.
+// files cleaned (a folder source) or icons written per second; without a terminal, one line per
+// set so logs stay readable.
 import type { ImportEvent, ImportSummary } from './import-sets.ts';
 
 const number = new Intl.NumberFormat('en-US');
@@ -7,19 +8,25 @@ const number = new Intl.NumberFormat('en-US');
 export function createProgressReporter(tty: NodeJS.WriteStream | undefined, log: (line: string) => void) {
   let setsDone = 0;
   let setsTotal = 0;
-  let setStarted = performance.now();
+  let stage = '';
+  let stageStarted = performance.now();
   let lastDraw = 0;
   return (event: ImportEvent) => {
     if (event.type === 'set-start') {
       setsTotal = event.total;
-      setStarted = performance.now();
+      stage = '';
     } else if (event.type === 'progress' && tty) {
       const now = performance.now();
-      if (now - lastDraw < 100 && event.iconsDone < event.iconsTotal) return;
+      if (event.stage !== stage) {
+        stage = event.stage;
+        stageStarted = now;
+      } else if (now - lastDraw < 100 && event.iconsDone < event.iconsTotal) return;
       lastDraw = now;
-      const rate = event.iconsDone / Math.max((now - setStarted) / 1000, 0.001);
+      const rate = event.iconsDone / Math.max((now - stageStarted) / 1000, 0.001);
+      const what = event.stage === 'clean' ? 'files cleaned' : 'icons';
+      const unit = event.stage === 'clean' ? 'files/s' : 'icons/s';
       tty.write(
-        `\r\x1b[K[${setsDone}/${setsTotal} sets] ${event.prefix}: ${number.format(event.iconsDone)}/${number.format(event.iconsTotal)} icons, ${number.format(Math.round(rate))} icons/s`,
+        `\r\x1b[K[${setsDone}/${setsTotal} sets] ${event.prefix}: ${number.format(event.iconsDone)}/${number.format(event.iconsTotal)} ${what}, ${number.format(Math.round(rate))} ${unit}`,
       );
     } else if (event.type === 'set-done') {
       setsDone++;

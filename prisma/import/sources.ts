@@ -9,16 +9,25 @@ import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { sourceOf, type CatalogueSetConfig } from './catalogue-config.ts';
+import type { StageTimes } from './stages.ts';
 import type { SetSource } from './map-set.ts';
 import { folderDigest, loadFolderSet, loadJsonFileSet, metadataPathOf, type Rejection, type SetOverrides } from './own-sources.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 const require = createRequire(import.meta.url);
 
+export interface LoadOptions {
+  /** A folder's cleanup: files cleaned so far, and in all. */
+  onProgress?: (done: number, total: number) => void;
+}
+
 export interface SetFile {
   prefix: string;
-  /** Reads and parses the set; `digest` covers every byte it was built from; `rejected`: files left out, and why. */
-  load(): Promise<{ source: SetSource; digest: string; rejected?: Rejection[]; renames?: Record<string, string>; defaultStyle?: string }>;
+  /**
+   * Reads and parses the set; `digest` covers every byte it was built from; `rejected`: files left
+   * out, and why; `stages`: its reading and cleaning times, when it times them apart.
+   */
+  load(options?: LoadOptions): Promise<{ source: SetSource; digest: string; rejected?: Rejection[]; renames?: Record<string, string>; defaultStyle?: string; stages?: StageTimes }>;
   /** The digest alone, when it is much cheaper than load() (a folder whose files would be cleaned). */
   peekDigest?(): Promise<string>;
 }
@@ -67,8 +76,9 @@ export function setFilesFor(sets: readonly CatalogueSetConfig[], options: SetFil
       case 'folder':
         return {
           prefix: set.prefix,
-          load: () => loadFolderSet({ prefix: set.prefix, folder: source.path, metadata: source.metadata, overrides, workers: options.workers }),
-          peekDigest: async () => (await folderDigest(source.path, metadataPathOf(source.path, source.metadata), JSON.stringify(overrides))).digest,
+          load: (load) =>
+            loadFolderSet({ prefix: set.prefix, folder: source.path, metadata: source.metadata, overrides, workers: options.workers, ...(load?.onProgress ? { onProgress: load.onProgress } : {}) }),
+          peekDigest: () => folderDigest(source.path, metadataPathOf(source.path, source.metadata), JSON.stringify(overrides)),
         };
       default:
         throw new Error(`unknown source kind of set "${set.prefix}"`);

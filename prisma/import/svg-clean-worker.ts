@@ -1,8 +1,9 @@
-// A worker of svg-clean-workers.ts: cleans its slice of files and posts the results back.
-import { parentPort, workerData } from 'node:worker_threads';
-import { cleanSvgFile, type CleanResult, type SvgFileJob } from './svg-clean.ts';
+// A worker of svg-clean-workers.ts: cleans each batch of files it is sent and posts the results back.
+import { parentPort } from 'node:worker_threads';
+import { cleanSvg, type CleanResult, type SvgCleanJob } from './svg-clean.ts';
+import type { BatchReply, BatchRequest } from './svg-clean-workers.ts';
 
-const jobs = workerData as SvgFileJob[];
-const results: CleanResult[] = [];
-for (const job of jobs) results.push(await cleanSvgFile(job));
-parentPort!.postMessage(results);
+parentPort!.on('message', ({ start, jobs }: BatchRequest<SvgCleanJob>) => {
+  const reply: BatchReply<CleanResult> = { start, results: jobs.map((job) => cleanSvg(job.content, job.idPrefix)) };
+  parentPort!.postMessage(reply);
+});

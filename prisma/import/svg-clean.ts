@@ -7,7 +7,6 @@
 // currentColor so `color=` works; a multicolour icon keeps its palette), SVGO with ids renamed
 // under the icon's own prefix (icons inlined side by side in one page never share an id). The
 // body then goes through the catalogue's sanitizer like every other set's.
-import { readFile, stat } from 'node:fs/promises';
 import { cleanupSVG, isEmptyColor, parseColors, runSVGO, SVG } from '@iconify/tools';
 import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
 
@@ -95,7 +94,7 @@ function colourKey(color: unknown): string {
  * so that ids stay unique across icons.
  */
 export function cleanSvg(content: Uint8Array | string, idPrefix: string): CleanResult {
-  if (content.length > MAX_SVG_BYTES) return refuse(`larger than ${MAX_SVG_BYTES / 1024 / 1024} MB (${(content.length / 1024 / 1024).toFixed(1)} MB)`);
+  if (content.length > MAX_SVG_BYTES) return tooLarge(content.length);
   let text: string;
   try {
     text = typeof content === 'string' ? content : new TextDecoder('utf-8', { fatal: true }).decode(content);
@@ -181,25 +180,36 @@ export function checkIconBody(
 /** Folders with fewer files are cleaned in the importing thread. */
 export const WORKER_THRESHOLD = 200;
 
-export interface SvgFileJob {
-  path: string;
+/** One file's bytes (read once, by whoever hashed them) and the prefix of the ids it keeps. */
+export interface SvgCleanJob {
+  content: Uint8Array;
   idPrefix: string;
 }
 
-/** Cleans files in order; a file over the size limit is refused without being read. */
-export async function cleanSvgFiles(jobs: readonly SvgFileJob[], workers = 0): Promise<CleanResult[]> {
+export interface CleanOptions {
+  /** Worker threads (0: in this thread). */
+  workers?: number;
+  /** Called as files are cleaned: files done so far, and in all. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Cleans the files, the results in the jobs' order. */
+export async function cleanSvgFiles(jobs: readonly SvgCleanJob[], options: CleanOptions = {}): Promise<CleanResult[]> {
+  const { workers = 0, onProgress } = options;
   // A worker costs its start (loading the cleanup libraries): worth it for a large folder only.
   if (workers > 0 && jobs.length >= WORKER_THRESHOLD) {
     const { cleanInWorkers, workersAvailable } = await import('./svg-clean-workers.ts');
-    if (workersAvailable()) return cleanInWorkers<SvgFileJob, CleanResult>(jobs, workers);
+    if (workersAvailable()) return cleanInWorkers<SvgCleanJob, CleanResult>(jobs, { workers, ...(onProgress ? { onProgress } : {}) });
   }
   const results: CleanResult[] = [];
-  for (const job of jobs) results.push(await cleanSvgFile(job));
+  for (const job of jobs) {
+    results.push(cleanSvg(job.content, job.idPrefix));
+    if (onProgress && (results.length % 100 === 0 || results.length === jobs.length)) onProgress(results.length, jobs.length);
+  }
   return results;
 }
 
-export async function cleanSvgFile(job: SvgFileJob): Promise<CleanResult> {
-  const { size } = await stat(job.path);
-  if (size > MAX_SVG_BYTES) return refuse(`larger than ${MAX_SVG_BYTES / 1024 / 1024} MB (${(size / 1024 / 1024).toFixed(1)} MB)`);
-  return cleanSvg(await readFile(job.path), job.idPrefix);
+/** The refusal of a file over MAX_SVG_BYTES, decided by its size alone (it is not read). */
+export function tooLarge(size: number): CleanResult {
+  return refuse(`larger than ${MAX_SVG_BYTES / 1024 / 1024} MB (${(size / 1024 / 1024).toFixed(1)} MB)`);
 }
