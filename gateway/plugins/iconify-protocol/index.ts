@@ -228,8 +228,15 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     return listed;
   }
 
-  /** A list's answer (the same for every caller), kept by its path and query for cacheSeconds. */
-  async function listAnswer(exchange: Exchange, key: string, make: () => Promise<unknown>): Promise<GatewayResponse> {
+  /**
+   * A list's answer, kept by its path and query for cacheSeconds. `perCaller`: it names premium
+   * icons its caller owns, so an answer to a key is neither kept nor public.
+   */
+  async function listAnswer(exchange: Exchange, key: string, make: () => Promise<unknown>, { perCaller = false } = {}): Promise<GatewayResponse> {
+    if (perCaller && !anonymous(exchange)) {
+      const made = await make();
+      return isResponse(made) ? made : jsonResponse(200, JSON.stringify(made), { 'cache-control': 'private, no-cache' });
+    }
     const headers = { 'cache-control': `public, max-age=${options.maxAgeSeconds}` };
     const kept = keeping ? lists.get(key) : undefined;
     if (kept) {
@@ -278,7 +285,7 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     return listAnswer(exchange, `collection?${prefix}&${info}`, async () => {
       const data = await run<CollectionData>(exchange, 'collection', { prefix });
       return isResponse(data) ? data : collectionJson(data, { info });
-    });
+    }, { perCaller: true });
   }
 
   function searchLimit(query: URLSearchParams): number {
@@ -318,7 +325,7 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
         collections: Object.fromEntries(all.filter((set) => setsFound.has(set.prefix)).map((set) => [set.prefix, setInfo(set)])),
         request: Object.fromEntries(query),
       };
-    });
+    }, { perCaller: true });
   }
 
   function endpointOf(path: string): Endpoint | undefined {
