@@ -12,6 +12,7 @@ import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { grantIcons } from '../../prisma/accounts/ownership.ts';
 import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const require = createRequire(import.meta.url);
 let database: TestDatabase;
@@ -207,6 +208,28 @@ describe('SVG files (/iconify/{prefix}/{name}.svg)', () => {
     expectError(await get('/iconify/mdi/home.svg?rotate=45deg'), 400, /rotate/);
     expectError(await get('/iconify/mdi/home.svg?flip=diagonal'), 400, /flip/);
     expectError(await get('/iconify/mdi/home.svg?width=99999'), 400, /width/);
+  });
+});
+
+describe('downloads', () => {
+  it("counts a 200 to a GET of an SVG file (an alias's for its icon), not icon data, stylesheets, HEADs or refusals", async () => {
+    const { prisma } = database.db;
+    const icon = await prisma.icon.findFirstOrThrow({ where: { published: true, premium: false, set: { prefix: 'tabler' } }, orderBy: { id: 'desc' } });
+    const aliased = await prisma.icon.findFirstOrThrow({ where: { set: { prefix: 'mdi' }, sourceName: mdiAlias.parent } });
+    const premium = await prisma.icon.findFirstOrThrow({ where: { set: { prefix: unowned.prefix }, sourceName: unowned.name } });
+    expect((await get(`/iconify/${unowned.prefix}/${unowned.name}.svg`)).status).toBe(404);
+    expect((await get(`/iconify/tabler.json?icons=${icon.sourceName}`)).status).toBe(200);
+    expect((await get(`/iconify/tabler.css?icons=${icon.sourceName}`)).status).toBe(200);
+    expect((await fetch(`${gateway.url}/iconify/tabler/${icon.sourceName}.svg`, { method: 'HEAD' })).status).toBe(200);
+    expect((await get(`/iconify/tabler/${icon.sourceName}.svg`)).status).toBe(200);
+    expect((await get(`/iconify/tabler/${icon.sourceName}.svg?rotate=1`)).status).toBe(200);
+    expect((await get(`/iconify/mdi/${mdiAlias.name}.svg`)).status).toBe(200);
+    const counted = async (id: number) => (await prisma.iconDownloadDay.aggregate({ where: { iconId: id }, _sum: { downloads: true } }))._sum.downloads ?? 0;
+    await waitFor(async () => (await counted(icon.id)) >= 2 && (await counted(aliased.id)) >= 1, 'the downloads to be sent', { timeoutMs: 60_000 });
+    // The requests that must not count went out before those awaited: a flush sends every count held.
+    expect(await counted(icon.id)).toBe(2);
+    expect(await counted(aliased.id)).toBe(1);
+    expect(await counted(premium.id)).toBe(0);
   });
 });
 
