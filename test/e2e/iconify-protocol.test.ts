@@ -211,6 +211,32 @@ describe('SVG files (/iconify/{prefix}/{name}.svg)', () => {
   });
 });
 
+describe('JSONP (callback=)', () => {
+  it('wraps JSON answers in the callback as application/javascript, and /{prefix}.js in Iconify\'s default one', async () => {
+    const plain = await get('/iconify/mdi.json?icons=home');
+    const wrapped = await get('/iconify/mdi.json?icons=home&callback=app.icons_loaded$');
+    expect(wrapped.status).toBe(200);
+    expect(wrapped.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(wrapped.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(wrapped.text).toBe(`app.icons_loaded$(${plain.text});`);
+    const script = await get('/iconify/mdi.js?icons=home');
+    expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(script.text).toBe(`SimpleSVG._loaderCallback(${plain.text});`);
+    const collection = await get('/iconify/collection?prefix=mdi&callback=cb');
+    expect(collection.text).toBe(`cb(${(await get('/iconify/collection?prefix=mdi')).text});`);
+    expect((await get('/iconify/collections?callback=cb')).text).toMatch(/^cb\(\{.*\}\);$/s);
+  });
+
+  it('refuses a callback that is not a JavaScript name, and leaves errors as JSON', async () => {
+    for (const callback of ['alert(1)', 'a;b', '1abc', 'a..b', '', '%3Cscript%3E', 'x'.repeat(101)]) {
+      expectError(await get(`/iconify/mdi.json?icons=home&callback=${callback}`), 400, /callback/);
+    }
+    const missing = await get('/iconify/no-such-set.json?icons=home&callback=cb');
+    expectError(missing, 404);
+    expect((await get('/iconify/mdi/home.svg?callback=cb')).headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+  });
+});
+
 describe('downloads', () => {
   it("counts a 200 to a GET of an SVG file (an alias's for its icon), not icon data, stylesheets, HEADs or refusals", async () => {
     const { prisma } = database.db;
