@@ -8,8 +8,8 @@
 // is the key's. Who gets which icon is the resolvers' rule (operation IconifyIcons): a premium
 // icon reaches its owners' keys only and is `not_found` for everyone else. This plugin runs the
 // named operations through the served schema's envelope, as the REST routes and icon-files do,
-// and never reads the database itself. Free icons' data and the lists' answers (the same for
-// every caller) are kept for cacheSeconds.
+// and never reads the database itself. Free icons' data and the lists' answers to anonymous
+// callers (the same for all of them) are kept for cacheSeconds.
 import { isAbsolute, resolve } from 'node:path';
 import { validate, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
