@@ -34,7 +34,8 @@ const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 
 /**
  * Adds the batch's downloads to today's rows; false when a batch with its id was applied before
- * (nothing is added again). Names that match no icon are dropped.
+ * (nothing is added again). A file's name may be an alias (Iconify's protocol serves aliases as
+ * files): it counts for the icon its chain ends at. Names that match no icon are dropped.
  */
 export async function applyDownloadBatch(prisma: PrismaClient, batch: DownloadBatch): Promise<boolean> {
   const rows = await prisma.$queryRawUnsafe<{ applied: boolean }[]>(
@@ -45,8 +46,11 @@ export async function applyDownloadBatch(prisma: PrismaClient, batch: DownloadBa
        UNION ALL
        SELECT i.id, g.n FROM unnest($4::text[], $5::int[]) AS g(slug, n) JOIN icons i ON i.slug = g.slug
        UNION ALL
-       SELECT i.id, g.n FROM unnest($6::text[], $7::text[], $8::int[]) AS g(prefix, name, n)
-         JOIN icon_sets s ON s.prefix = g.prefix JOIN icons i ON i.set_id = s.id AND i.source_name = g.name
+       SELECT coalesce(i.id, a.icon_id), g.n FROM unnest($6::text[], $7::text[], $8::int[]) AS g(prefix, name, n)
+         JOIN icon_sets s ON s.prefix = g.prefix
+         LEFT JOIN icons i ON i.set_id = s.id AND i.source_name = g.name
+         LEFT JOIN icon_aliases a ON i.id IS NULL AND a.set_id = s.id AND a.name = g.name
+         WHERE coalesce(i.id, a.icon_id) IS NOT NULL
      ), counted AS (
        SELECT id, sum(n)::int AS n FROM given WHERE EXISTS (SELECT 1 FROM batch) GROUP BY id
      ), days AS (

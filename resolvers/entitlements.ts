@@ -59,6 +59,8 @@ const ACCOUNT_DEPENDENT: Record<string, { sameForAllWhen?: { argument: string; v
   'Query.icon': {}, // FORBIDDEN for everyone but a premium icon's owners, who get signed addresses
   'Query.iconFile': {},
   'Query.iconifyIcons': {}, // premium icons' bodies for their owners only
+  'Query.iconifyCollection': {}, // premium icons' names for their owners only
+  'Query.iconifySearch': {},
   'Icon.svg': { sameForAllWhen: { argument: 'includeOwnedPremium', value: false } },
 };
 

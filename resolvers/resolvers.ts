@@ -120,7 +120,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     },
     iconifySets: (_root, _args, context) => iconifySets(context.reads),
     async iconifyCollection(_root, { prefix }: { prefix: string }, context) {
-      const data = await iconifyCollection(context.reads, prefix);
+      const data = await iconifyCollection(context.reads, prefix, context.viewer?.accountId ?? null);
       if (!data) throw catalogueError('NOT_FOUND', `No icon set "${prefix}"`);
       return data;
     },
@@ -130,7 +130,7 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
         limit: wholeNumber(info, 'limit', args.limit),
         prefixes: args.prefixes ?? undefined,
         category: args.category ?? undefined,
-      });
+      }, context.viewer?.accountId ?? null);
     },
     categories: (_root, _args, context) => listCategories(context.reads),
     tags: (_root, _args, context) => listTags(context.reads),

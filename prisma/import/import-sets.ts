@@ -4,6 +4,7 @@
 // included (refresh-search.ts).
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/client.ts';
+import { renameAliases } from './aliases.ts';
 import { mapIconSet, MAPPING_VERSION, type SetOptions } from './map-set.ts';
 import { SANITIZER_VERSION } from '../../lib/svg/sanitize.ts';
 import { refreshSearchDataIfBehind } from './refresh-search.ts';
@@ -34,6 +35,8 @@ export interface SetImportResult {
   milliseconds: number;
   /** Files (or icons of an IconifyJSON file) left out, and why. */
   rejected: Rejection[];
+  /** Aliases left out because their chain is broken or circular (only for a set that was read). */
+  brokenAliases?: number;
   /** What the import changed, or (a dry run) would change; only for a set that was read. */
   plan?: SetPlan;
   stages: StageTimes;
@@ -139,14 +142,16 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
   if (Object.keys((source.json as { icons?: object }).icons ?? {}).length === 0) {
     return { ...base, status: 'empty', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
-  const { set, icons } = await timed('map', () => mapIconSet(source, setOptions));
+  const { set, icons, aliases: setAliases, brokenAliases } = await timed('map', () => mapIconSet(source, setOptions));
+  const published = new Set(icons.filter((icon) => icon.published).map((icon) => icon.sourceName));
+  const aliases = [...setAliases, ...renameAliases(allRenames, published, setAliases)];
   if (set.prefix !== file.prefix) throw new Error(`${file.prefix}: the source declares prefix "${set.prefix}"`);
   if (options.strict && rejected.length && !options.dryRun) {
     return { ...base, status: 'refused', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
   const plan = await timed('plan', () => planSet(prisma, { set, icons, renames: allRenames }));
   if (options.dryRun) {
-    return { ...base, status: 'planned', icons: set.iconCount, milliseconds: performance.now() - started, plan };
+    return { ...base, status: 'planned', icons: set.iconCount, milliseconds: performance.now() - started, plan, brokenAliases };
   }
   const written = await timed('write', () =>
     writeSet(prisma, {
@@ -154,6 +159,7 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
       icons,
       digest,
       renames: allRenames,
+      aliases,
       ...(owners ? { owners } : {}),
       onProgress: (progress) => options.onEvent?.({ type: 'progress', stage: 'write', ...progress }),
     }),
@@ -166,5 +172,6 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
     unpublished: written.unpublished,
     milliseconds: performance.now() - started,
     plan,
+    brokenAliases,
   };
 }

@@ -5,13 +5,14 @@
 import type { IconifyJSON } from '@iconify/types';
 import { getIconsTree, validateIconSet } from '@iconify/utils';
 import { sanitizeSvgBody } from '../../lib/svg/sanitize.ts';
+import { type MappedAlias, mapAliases } from './aliases.ts';
 import { matchesAny } from './catalogue-config.ts';
 import { bodyHues } from './colors.ts';
 import { derivePublishedAt, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
 import { createStyleResolver, normalizeStyle } from './styles.ts';
 import { compareByteOrder, displayName, nameTokens, slugify } from './text.ts';
 
-export const MAPPING_VERSION = 4;
+export const MAPPING_VERSION = 5;
 
 export interface SetSource {
   /** Parsed icons.json. */
@@ -171,13 +172,23 @@ function placeBody(icon: SourceIcon, defaults: { width: number; height: number; 
   return { width, height, body };
 }
 
-export function mapIconSet(source: SetSource, options: SetOptions): { set: MappedSet; icons: MappedIcon[] } {
+export interface MappedIconSet {
+  set: MappedSet;
+  icons: MappedIcon[];
+  /** The set's aliases (aliases.ts). */
+  aliases: MappedAlias[];
+  /** Aliases left out because their chain is broken or circular. */
+  brokenAliases: number;
+}
+
+export function mapIconSet(source: SetSource, options: SetOptions): MappedIconSet {
   if (!isObject(source.json)) throw new TypeError('icon set JSON must be an object');
   const declaredPrefix = optionalString(source.json.prefix);
   if (declaredPrefix === null) throw new TypeError('icon set JSON has no prefix');
   // @iconify/utils checks the structure (prefix, icon and alias entries, their properties) as
   // Iconify's own tools do; `fix` drops a broken entry instead of refusing the whole set.
   let json: IconifyJSON & JsonObject;
+  const declaredAliases = isObject(source.json.aliases) ? Object.keys(source.json.aliases).length : 0;
   try {
     json = validateIconSet(source.json, { fix: true }) as IconifyJSON & JsonObject;
   } catch (error) {
@@ -378,5 +389,6 @@ export function mapIconSet(source: SetSource, options: SetOptions): { set: Mappe
     version: source.version,
     iconCount: published,
   };
-  return { set, icons: mapped };
+  const { aliases, broken } = mapAliases(json, tree, declaredAliases);
+  return { set, icons: mapped, aliases, brokenAliases: broken };
 }

@@ -42,7 +42,8 @@ export function createProgressReporter(tty: NodeJS.WriteStream | undefined, log:
               : result.status !== 'imported'
                 ? `not written (${result.status === 'empty' ? 'no icon to import' : 'files rejected under --strict'})`
                 : `${number.format(result.icons)} icons, ${number.format(result.iconsWritten)} rows written, ${seconds.toFixed(1)} s` +
-              (result.unpublished ? `, ${result.unpublished} unpublished` : '')),
+              (result.unpublished ? `, ${result.unpublished} unpublished` : '') +
+              (result.brokenAliases ? `, ${result.brokenAliases} aliases with a broken or circular chain left out` : '')),
       );
     }
   };

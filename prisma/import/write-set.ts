@@ -6,6 +6,7 @@
 import { sanitizedMark } from '../../lib/svg/sanitize.ts';
 import type { PrismaClient } from '../generated/client.ts';
 import { matchesAny } from './catalogue-config.ts';
+import type { MappedAlias } from './aliases.ts';
 import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
 
 type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -43,6 +44,8 @@ export interface WriteResult {
   iconsWritten: number;
   unpublished: number;
   renamed: number;
+  /** Alias rows inserted, changed or deleted. */
+  aliasesWritten: number;
 }
 
 /** Account name -> "*" (the whole set, now and after later imports) or icon names and globs. */
@@ -55,6 +58,8 @@ export interface WriteSetInput {
   /** Old name -> new name: the icon of the old name becomes the new one's (same id, slug, downloads, owners). */
   renames?: Record<string, string>;
   owners?: OwnersConfig;
+  /** The set's aliases: its rows in `icon_aliases` become exactly these. */
+  aliases?: readonly MappedAlias[];
   onProgress?: (progress: WriteProgress) => void;
 }
 
@@ -108,7 +113,7 @@ export async function writeSet(prisma: PrismaClient, input: WriteSetInput): Prom
   return prisma.$transaction(async (tx) => writeSetIn(tx, input), { timeout: 30 * 60_000, maxWait: 60_000 });
 }
 
-async function writeSetIn(tx: Transaction, { set, icons, digest, renames, owners, onProgress }: WriteSetInput): Promise<WriteResult> {
+async function writeSetIn(tx: Transaction, { set, icons, digest, renames, owners, aliases = [], onProgress }: WriteSetInput): Promise<WriteResult> {
   const setId = await upsertSetRow(tx, set, digest);
   const renamed = await applyRenames(tx, setId, icons, renames);
   await upsertNamed(tx, 'categories', uniqueBySlug(icons.map((icon) => icon.category)));
@@ -128,11 +133,44 @@ async function writeSetIn(tx: Transaction, { set, icons, digest, renames, owners
     setId,
     icons.map((icon) => icon.sourceName),
   );
+  const aliasesWritten = await replaceAliases(tx, setId, aliases);
   await applyOwners(tx, setId, icons, owners);
   // Last, so the row lock that orders concurrent imports is held only until the commit: the
   // catalogue's new version becomes visible together with the set (refresh-search.ts).
   await tx.$executeRawUnsafe('UPDATE catalogue_state SET version = version + 1 WHERE id = 1');
-  return { setId, iconsWritten, unpublished, renamed };
+  return { setId, iconsWritten, unpublished, renamed, aliasesWritten };
+}
+
+/** The set's alias rows become `aliases`; a row already as it should be is not rewritten. */
+async function replaceAliases(tx: Transaction, setId: number, aliases: readonly MappedAlias[]): Promise<number> {
+  const deleted = await tx.$executeRawUnsafe(
+    `DELETE FROM icon_aliases WHERE set_id = $1 AND NOT (name = ANY($2::text[]))`,
+    setId,
+    aliases.map((alias) => alias.name),
+  );
+  if (aliases.length === 0) return deleted;
+  const rows = aliases.map((alias) => ({
+    name: alias.name,
+    parent: alias.parent,
+    icon: alias.icon,
+    rotate: alias.rotate,
+    h_flip: alias.hFlip,
+    v_flip: alias.vFlip,
+    width: alias.width,
+    height: alias.height,
+  }));
+  const columns = ['parent', 'icon_id', 'rotate', 'h_flip', 'v_flip', 'width', 'height'];
+  const written = await tx.$executeRawUnsafe(
+    `INSERT INTO icon_aliases (set_id, name, ${columns.join(', ')})
+     SELECT $1, r.name, r.parent, i.id, r.rotate, r.h_flip, r.v_flip, r.width, r.height
+     FROM jsonb_to_recordset($2::jsonb) AS r(name text, parent text, icon text, rotate smallint, h_flip boolean, v_flip boolean, width float8, height float8)
+     JOIN icons i ON i.set_id = $1 AND i.source_name = r.icon
+     ON CONFLICT (set_id, name) DO UPDATE SET ${columns.map((column) => `${column} = excluded.${column}`).join(', ')}
+     WHERE (${columns.map((column) => `icon_aliases.${column}`).join(', ')}) IS DISTINCT FROM (${columns.map((column) => `excluded.${column}`).join(', ')})`,
+    setId,
+    JSON.stringify(rows),
+  );
+  return deleted + written;
 }
 
 /** Renames rows before the upsert, so that the renamed icon's row is the one updated. */

@@ -3,7 +3,8 @@
 // the sets with what Iconify's `info` says of them, and a search's icon names. The catalogue's
 // rules hold here as everywhere: only published icons, and a premium icon's body only for a
 // caller whose account owns it; to anyone else such an icon (and every alias of it) is absent,
-// as an unknown name is, so the protocol answers `not_found` without telling the two apart.
+// as an unknown name is, so the protocol answers `not_found` without telling the two apart. The
+// lists (a set's names, a search, a set's samples) name a premium icon only to its owners.
 import { Prisma } from '../../prisma/generated/client.ts';
 import { perReads, type Reads } from '../../prisma/reads.ts';
 import { safeSvgBody } from '../svg.ts';
@@ -171,7 +172,7 @@ export interface IconifySetData {
   licenseTitle: string;
   licenseSpdx: string | null;
   licenseUrl: string | null;
-  /** The first published icons by name. */
+  /** The first published free icons by name. */
   samples: string[];
   /** The height most of its icons have. */
   height: number | null;
@@ -207,7 +208,7 @@ export async function iconifySets(reads: Reads, prefix?: string): Promise<Iconif
     Prisma.sql`
       SELECT s.prefix, s.name, s.icon_count AS total, s.author, s.author_url, s.license_title, s.license_spdx, s.license_url,
         s.multicolor, s.premium, floor(extract(epoch FROM s.imported_at))::int AS last_modified,
-        ARRAY(SELECT i.source_name FROM icons i WHERE i.set_id = s.id AND i.published ORDER BY i.source_name LIMIT ${SAMPLES}) AS samples,
+        ARRAY(SELECT i.source_name FROM icons i WHERE i.set_id = s.id AND i.published AND NOT i.premium ORDER BY i.source_name LIMIT ${SAMPLES}) AS samples,
         (SELECT i.height FROM icons i WHERE i.set_id = s.id AND i.published GROUP BY i.height ORDER BY count(*) DESC, i.height LIMIT 1) AS height
       FROM icon_sets s
       WHERE s.icon_count > 0 ${only}
@@ -238,8 +239,15 @@ export interface IconifyCollectionData {
   aliases: { name: string; parent: string }[];
 }
 
-/** A set's published icon names by category, and its aliases; undefined when no set with icons has the prefix. */
-export async function iconifyCollection(reads: Reads, prefix: string): Promise<IconifyCollectionData | undefined> {
+/** A premium icon `i` is listed only for an account that owns it (null: anonymous, no premium icon). */
+const listedFor = (accountId: number | null) =>
+  Prisma.sql`(NOT i.premium OR EXISTS (SELECT 1 FROM ownership o WHERE o.account_id = ${accountId}::int AND o.icon_id = i.id))`;
+
+/**
+ * A set's published icon names by category, and its aliases, premium icons' only for an account
+ * that owns them (`accountId`; null: anonymous); undefined when no set with icons has the prefix.
+ */
+export async function iconifyCollection(reads: Reads, prefix: string, accountId: number | null): Promise<IconifyCollectionData | undefined> {
   const [set] = await iconifySets(reads, prefix);
   if (!set) return undefined;
   const [names, aliases] = await Promise.all([
@@ -248,14 +256,14 @@ export async function iconifyCollection(reads: Reads, prefix: string): Promise<I
       Prisma.sql`
         SELECT i.category_name, array_agg(i.source_name ORDER BY i.source_name) AS names
         FROM icons i JOIN icon_sets s ON s.id = i.set_id
-        WHERE s.prefix = ${prefix} AND i.published
+        WHERE s.prefix = ${prefix} AND i.published AND ${listedFor(accountId)}
         GROUP BY i.category_name ORDER BY i.category_name`,
     ),
     reads.rows<{ name: string; parent: string }>(
       'iconify_collection_aliases',
       Prisma.sql`
         SELECT a.name, a.parent FROM icon_aliases a JOIN icon_sets s ON s.id = a.set_id JOIN icons i ON i.id = a.icon_id
-        WHERE s.prefix = ${prefix} AND i.published ORDER BY a.name`,
+        WHERE s.prefix = ${prefix} AND i.published AND ${listedFor(accountId)} ORDER BY a.name`,
     ),
   ]);
   return { set, categories: names.map((row) => ({ name: row.category_name, icons: row.names })), aliases };
@@ -270,10 +278,21 @@ export interface IconifySearchRequest {
   category?: string | undefined;
 }
 
-/** The first `limit` matches of a search in relevance order, as `prefix:name`. */
-export async function iconifySearch(reads: Reads, request: IconifySearchRequest): Promise<string[]> {
-  const filter = { set: request.prefixes ?? null, category: request.category ?? null };
+/**
+ * The first `limit` matches of a search in relevance order, as `prefix:name`: free icons, and
+ * premium ones only for an account that owns them (`accountId`; null: anonymous, free icons
+ * only). For an account, premium matches it does not own are dropped from the page, so it may
+ * hold fewer than `limit` names.
+ */
+export async function iconifySearch(reads: Reads, request: IconifySearchRequest, accountId: number | null): Promise<string[]> {
+  const filter = { set: request.prefixes ?? null, category: request.category ?? null, license: accountId === null ? ('free' as const) : null };
   const { ids } = await searchIconIds(reads, { q: request.query, page: 1, perPage: request.limit, filter });
   const icons = await loadIconsInOrder(reads, ids);
-  return icons.map((icon) => `${icon.set.prefix}:${icon.sourceName}`);
+  const premium = icons.filter((icon) => icon.premium).map((icon) => icon.id);
+  const owned = new Set(
+    premium.length === 0 || accountId === null
+      ? []
+      : (await reads.rows<{ icon_id: number }>('iconify_search_owned', Prisma.sql`SELECT icon_id FROM ownership WHERE account_id = ${accountId}::int AND icon_id = ANY(${premium}::int[])`)).map((row) => row.icon_id),
+  );
+  return icons.filter((icon) => !icon.premium || owned.has(icon.id)).map((icon) => `${icon.set.prefix}:${icon.sourceName}`);
 }

@@ -6,12 +6,15 @@
 // the anonymous limit, and 400s in the specification's error body.
 import type { IconifyJSON } from '@iconify/types';
 import { getIconData, getIconsCSS, iconToHTML, iconToSVG } from '@iconify/utils';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../prisma/accounts/api-keys.ts';
 import { grantIcons } from '../../prisma/accounts/ownership.ts';
 import { createCatalogueCopy, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
+import { waitFor } from '../helpers/wait.ts';
 
+const require = createRequire(import.meta.url);
 let database: TestDatabase;
 let gateway: RunningGateway;
 let ownerKey: string;
@@ -19,6 +22,10 @@ let otherKey: string;
 let free: { prefix: string; name: string; body: string; width: number; height: number };
 let owned: { prefix: string; name: string };
 let unowned: { prefix: string; name: string };
+/** `prefix:name` of every published premium icon. */
+let premiumNames: Set<string>;
+let mdiAlias: { name: string; parent: string };
+let flippedAlias: { name: string; parent: string };
 
 beforeAll(async () => {
   delete process.env.REDIS_URL;
@@ -43,6 +50,15 @@ beforeAll(async () => {
       { setId: premium[0]!.setId, name: 'owned-alias', parent: owned.name, iconId: premium[0]!.id, vFlip: true },
     ],
   });
+  const premiumIcons = await prisma.icon.findMany({ where: { published: true, premium: true }, select: { sourceName: true, set: { select: { prefix: true } } } });
+  premiumNames = new Set(premiumIcons.map((icon) => `${icon.set.prefix}:${icon.sourceName}`));
+  // Aliases the importer wrote, chosen from the sets' own files.
+  const mdiSource = require('@iconify-json/mdi/icons.json') as IconifyJSON;
+  const [name, alias] = Object.entries(mdiSource.aliases ?? {}).find(([, alias]) => mdiSource.icons[alias.parent] && !mdiSource.icons[alias.parent]!.hidden)!;
+  mdiAlias = { name, parent: alias.parent };
+  const fluent = require('@iconify-json/fluent-emoji-flat/icons.json') as IconifyJSON;
+  const [flippedName, flipped] = Object.entries(fluent.aliases ?? {}).find(([, alias]) => alias.hFlip && !alias.vFlip && !alias.rotate && fluent.icons[alias.parent])!;
+  flippedAlias = { name: flippedName, parent: flipped.parent };
   gateway = await startGatewayInProcess(database.db);
 });
 afterAll(async () => {
@@ -135,6 +151,28 @@ describe('icon data (/iconify/{prefix}.json)', () => {
   });
 });
 
+describe('aliases as the importer wrote them', () => {
+  it("answers a set's own alias with its record and its parent, and draws it", async () => {
+    const data = await json<IconifyJSON>(`/iconify/mdi.json?icons=${mdiAlias.name}`);
+    expect(data.aliases).toEqual({ [mdiAlias.name]: { parent: mdiAlias.parent } });
+    expect(Object.keys(data.icons)).toEqual([mdiAlias.parent]);
+    expect(data.not_found).toBeUndefined();
+  });
+
+  it('answers a flipped alias and draws the flipped icon in its SVG file', async () => {
+    const data = await json<IconifyJSON>(`/iconify/fluent-emoji-flat.json?icons=${flippedAlias.name}`);
+    expect(data.aliases).toEqual({ [flippedAlias.name]: { parent: flippedAlias.parent, hFlip: true } });
+    expect(Object.keys(data.icons)).toEqual([flippedAlias.parent]);
+    const svg = await get(`/iconify/fluent-emoji-flat/${flippedAlias.name}.svg`);
+    expect(svg.status).toBe(200);
+    const built = iconToSVG(getIconData(data, flippedAlias.name)!, { width: null, height: null });
+    expect(svg.text).toBe(iconToHTML(built.body, built.attributes));
+    expect(svg.text).toContain('scale(-1 1)');
+    const parent = await get(`/iconify/fluent-emoji-flat/${flippedAlias.parent}.svg`);
+    expect(parent.text).not.toContain('scale(-1 1)');
+  });
+});
+
 describe('SVG files (/iconify/{prefix}/{name}.svg)', () => {
   const set = (): IconifyJSON => ({ prefix: 'mdi', icons: { home: { body: free.body, width: free.width, height: free.height } }, aliases: { 'house-flipped': { parent: 'home', hFlip: true } } });
 
@@ -188,6 +226,54 @@ describe('SVG files (/iconify/{prefix}/{name}.svg)', () => {
   });
 });
 
+describe('JSONP (callback=)', () => {
+  it('wraps JSON answers in the callback as application/javascript, and /{prefix}.js in Iconify\'s default one', async () => {
+    const plain = await get('/iconify/mdi.json?icons=home');
+    const wrapped = await get('/iconify/mdi.json?icons=home&callback=app.icons_loaded$');
+    expect(wrapped.status).toBe(200);
+    expect(wrapped.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(wrapped.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(wrapped.text).toBe(`app.icons_loaded$(${plain.text});`);
+    const script = await get('/iconify/mdi.js?icons=home');
+    expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(script.text).toBe(`SimpleSVG._loaderCallback(${plain.text});`);
+    const collection = await get('/iconify/collection?prefix=mdi&callback=cb');
+    expect(collection.text).toBe(`cb(${(await get('/iconify/collection?prefix=mdi')).text});`);
+    expect((await get('/iconify/collections?callback=cb')).text).toMatch(/^cb\(\{.*\}\);$/s);
+  });
+
+  it('refuses a callback that is not a JavaScript name, and leaves errors as JSON', async () => {
+    for (const callback of ['alert(1)', 'a;b', '1abc', 'a..b', '', '%3Cscript%3E', 'x'.repeat(101)]) {
+      expectError(await get(`/iconify/mdi.json?icons=home&callback=${callback}`), 400, /callback/);
+    }
+    const missing = await get('/iconify/no-such-set.json?icons=home&callback=cb');
+    expectError(missing, 404);
+    expect((await get('/iconify/mdi/home.svg?callback=cb')).headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+  });
+});
+
+describe('downloads', () => {
+  it("counts a 200 to a GET of an SVG file (an alias's for its icon), not icon data, stylesheets, HEADs or refusals", async () => {
+    const { prisma } = database.db;
+    const icon = await prisma.icon.findFirstOrThrow({ where: { published: true, premium: false, set: { prefix: 'tabler' } }, orderBy: { id: 'desc' } });
+    const aliased = await prisma.icon.findFirstOrThrow({ where: { set: { prefix: 'mdi' }, sourceName: mdiAlias.parent } });
+    const premium = await prisma.icon.findFirstOrThrow({ where: { set: { prefix: unowned.prefix }, sourceName: unowned.name } });
+    expect((await get(`/iconify/${unowned.prefix}/${unowned.name}.svg`)).status).toBe(404);
+    expect((await get(`/iconify/tabler.json?icons=${icon.sourceName}`)).status).toBe(200);
+    expect((await get(`/iconify/tabler.css?icons=${icon.sourceName}`)).status).toBe(200);
+    expect((await fetch(`${gateway.url}/iconify/tabler/${icon.sourceName}.svg`, { method: 'HEAD' })).status).toBe(200);
+    expect((await get(`/iconify/tabler/${icon.sourceName}.svg`)).status).toBe(200);
+    expect((await get(`/iconify/tabler/${icon.sourceName}.svg?rotate=1`)).status).toBe(200);
+    expect((await get(`/iconify/mdi/${mdiAlias.name}.svg`)).status).toBe(200);
+    const counted = async (id: number) => (await prisma.iconDownloadDay.aggregate({ where: { iconId: id }, _sum: { downloads: true } }))._sum.downloads ?? 0;
+    await waitFor(async () => (await counted(icon.id)) >= 2 && (await counted(aliased.id)) >= 1, 'the downloads to be sent', { timeoutMs: 60_000 });
+    // The requests that must not count went out before those awaited: a flush sends every count held.
+    expect(await counted(icon.id)).toBe(2);
+    expect(await counted(aliased.id)).toBe(1);
+    expect(await counted(premium.id)).toBe(0);
+  });
+});
+
 describe('stylesheets (/iconify/{prefix}.css)', () => {
   it('gives getIconsCSS of the icons with Iconify options', async () => {
     const response = await get('/iconify/mdi.css?icons=home,house-flipped,no-such-icon&format=compact&square=1');
@@ -221,10 +307,41 @@ describe('the lists', () => {
     expect(plain.info).toBeUndefined();
     expect(Object.values(plain.categories).flat()).toContain('home');
     expect(Object.values(plain.categories).flat().length).toBe(plain.total);
-    expect(plain.aliases).toEqual({ 'house-flipped': 'home', 'house-turned': 'house-flipped' });
+    expect(plain.aliases).toMatchObject({ 'house-flipped': 'home', 'house-turned': 'house-flipped', [mdiAlias.name]: mdiAlias.parent });
     expect((await json<{ info: { name: string } }>('/iconify/collection?prefix=mdi&info=true')).info.name).toEqual(expect.any(String));
     expectError(await get('/iconify/collection?prefix=no-such-set'), 404);
     expectError(await get('/iconify/collection'), 400, /prefix/);
+  });
+
+  it('/collection and /search name a premium icon only to its owners; set samples are free icons', async () => {
+    const path = `/iconify/collection?prefix=${owned.prefix}`;
+    const names = (answer: { categories?: Record<string, string[]>; aliases?: Record<string, string> }) => [...Object.values(answer.categories ?? {}).flat(), ...Object.keys(answer.aliases ?? {})];
+    const anonymous = names(await json(path));
+    expect(anonymous).not.toContain(owned.name);
+    expect(anonymous).not.toContain('owned-alias');
+    expect(anonymous).not.toContain(unowned.name);
+    expect(anonymous.filter((name) => premiumNames.has(`${owned.prefix}:${name}`))).toEqual([]);
+    const response = await get(path, { 'x-api-key': ownerKey });
+    expect(response.headers.get('cache-control')).toBe('private, no-cache');
+    const owner = names(JSON.parse(response.text));
+    expect(owner).toContain(owned.name);
+    expect(owner).toContain('owned-alias');
+    expect(owner).not.toContain(unowned.name);
+    // The owner's answer is not kept for anyone else.
+    expect(names(await json(path))).not.toContain(owned.name);
+
+    const query = `/iconify/search?query=${encodeURIComponent(owned.name.replaceAll('-', ' '))}&prefix=${owned.prefix}&limit=999`;
+    const found = await json<{ icons: string[] }>(query);
+    expect(found.icons.filter((name) => premiumNames.has(name))).toEqual([]);
+    const ownerFound = await json<{ icons: string[] }>(query, { 'x-api-key': ownerKey });
+    expect(ownerFound.icons).toContain(`${owned.prefix}:${owned.name}`);
+    expect(ownerFound.icons).not.toContain(`${unowned.prefix}:${unowned.name}`);
+    expect((await json<{ icons: string[] }>(query, { 'x-api-key': otherKey })).icons.filter((name) => premiumNames.has(name))).toEqual([]);
+
+    const sets = await json<Record<string, { samples: string[] }>>('/iconify/collections');
+    const samples = Object.entries(sets).flatMap(([prefix, info]) => info.samples.map((name) => `${prefix}:${name}`));
+    expect(samples.length).toBeGreaterThan(0);
+    expect(samples.filter((name) => premiumNames.has(name))).toEqual([]);
   });
 
   it('/search: prefix:name in relevance order, limit, start, prefixes, and the sets found', async () => {

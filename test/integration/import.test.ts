@@ -26,7 +26,7 @@ function sourceCounts(prefix: string) {
 
 /** A digest of every catalogue table's content, to show that nothing changed. */
 async function snapshot({ db }: TestDatabase): Promise<string> {
-  const tables = ['icon_sets', 'categories', 'tags', 'icons', 'icon_tags'];
+  const tables = ['icon_sets', 'categories', 'tags', 'icons', 'icon_tags', 'icon_aliases'];
   const parts = [];
   for (const table of tables) {
     const exclude = table === 'icon_sets' ? " - 'imported_at'" : '';
@@ -82,6 +82,24 @@ describe.each(DATABASE_KINDS)('import of the demo catalogue on $kind', ({ kind, 
     expect(total).toBeGreaterThan(20_000);
     expect(firstSummary.sets.every((set) => set.status === 'imported')).toBe(true);
     expect(firstSummary.iconsWritten).toBe(total + ownIcons);
+  });
+
+  it.skipIf(skip)("writes every alias whose chain ends at a published icon, with the alias's own parent and transformations", async () => {
+    const { prisma } = database.db;
+    for (const prefix of ['mdi', 'fluent-emoji-flat']) {
+      const dir = dirname(require.resolve(`@iconify-json/${prefix}/package.json`));
+      const json = JSON.parse(readFileSync(join(dir, 'icons.json'), 'utf8')) as { icons: Record<string, { hidden?: boolean }>; aliases: Record<string, { parent: string; hFlip?: boolean }> };
+      const endsAt = (name: string, seen = new Set<string>()): string | undefined =>
+        json.icons[name] ? name : seen.has(name) || !json.aliases[name] ? undefined : endsAt(json.aliases[name]!.parent, seen.add(name));
+      const expected = Object.entries(json.aliases)
+        .filter(([name]) => !json.icons[name] && endsAt(name) !== undefined && !json.icons[endsAt(name)!]!.hidden)
+        .map(([name, alias]) => ({ name, parent: alias.parent, icon: endsAt(name), hFlip: alias.hFlip ?? false }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+      const rows = await prisma.iconAlias.findMany({ where: { set: { prefix } }, select: { name: true, parent: true, hFlip: true, icon: { select: { sourceName: true } } } });
+      expect(expected.length).toBeGreaterThan(0);
+      const written = rows.map((row) => ({ name: row.name, parent: row.parent, icon: row.icon.sourceName, hFlip: row.hFlip })).sort((a, b) => (a.name < b.name ? -1 : 1));
+      expect(written).toEqual(expected);
+    }
   });
 
   it.skipIf(skip)('covers both colour kinds and several styles, and links tags', async () => {

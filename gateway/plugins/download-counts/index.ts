@@ -1,7 +1,8 @@
 // Downloads counted from real use (issue 14, item 8): a 200 to a GET of a counted route (an
-// icon's SVG or PNG file, the single icon's markup at /icons/{ref}) is one download of the icon
-// its path names, response-cache hits included; 304s, HEADs and refusals are not. The count is
-// a map increment after the response went out (tally.ts); every flushSeconds the counts go to
+// icon's SVG or PNG file, an SVG file of Iconify's protocol, the single icon's markup at
+// /icons/{ref}) is one download of the icon its path names, response-cache hits included; 304s,
+// HEADs and refusals are not. The count is a map increment after the response went out
+// (tally.ts); every flushSeconds the counts go to
 // the database as one batch (prisma/download-batches.ts: exact across processes, applied once).
 // A failed batch is resent at the next flush, and requests never wait for or fail with it.
 // Every foldSeconds after it sent something, the gateway folds what was sent into the icons'

@@ -16,7 +16,7 @@ export const downloadCountsOptions = z
      */
     enabled: z.boolean().default(true),
     /** The routes (as the plugins that serve them name them) whose 200 to a GET is one download. */
-    routes: z.array(countedRoute).min(1).default(['/svg/{prefix}/{name}.svg', '/png/{prefix}/{name}.png', '/icons/{ref}']),
+    routes: z.array(countedRoute).min(1).default(['/svg/{prefix}/{name}.svg', '/png/{prefix}/{name}.png', '/icons/{ref}', '/iconify/{prefix}/{name}.svg']),
     /** How often counted downloads are sent to the database, in seconds. @default 5 */
     flushSeconds: z.number().min(0.05).max(3600).default(5),
     /**

@@ -8,8 +8,8 @@
 // is the key's. Who gets which icon is the resolvers' rule (operation IconifyIcons): a premium
 // icon reaches its owners' keys only and is `not_found` for everyone else. This plugin runs the
 // named operations through the served schema's envelope, as the REST routes and icon-files do,
-// and never reads the database itself. Free icons' data and the lists' answers (the same for
-// every caller) are kept for cacheSeconds.
+// and never reads the database itself. Free icons' data and the lists' answers to anonymous
+// callers (the same for all of them) are kept for cacheSeconds.
 import { isAbsolute, resolve } from 'node:path';
 import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
 import { LRUCache } from 'lru-cache';
@@ -24,7 +24,7 @@ import { keptCompiledQueries, useCompiledOperations } from '../rest-routes/compi
 import { sharedOperations } from '../rest-routes/operations.ts';
 import { choosePrefixes, collectionJson, iconifyJson, iconsCss, iconSvg, setInfo, type AliasData, type CollectionData, type IconData, type IconsData, type SetData } from './formats.ts';
 import { iconifyProtocolOptions } from './options.ts';
-import { cssOptions, flag, ProtocolError, single, svgCustomizations } from './params.ts';
+import { cssOptions, flag, jsonpCallback, ProtocolError, single, svgCustomizations } from './params.ts';
 
 /** Iconify's names: lower-case letters and digits in words joined by hyphens (its API's rule for prefixes and names in paths). */
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -35,8 +35,11 @@ const MAX_NAME_LENGTH = 100;
 /** Iconify's search pages: at least 32, at most 999, 64 unless asked. */
 const SEARCH_LIMIT = { min: 32, max: 999, default: 64 };
 
+/** Iconify's callback for icon data asked as a script (`/{prefix}.js`) without `callback=`. */
+const SCRIPT_CALLBACK = 'SimpleSVG._loaderCallback';
+
 type Endpoint =
-  | { kind: 'icons'; prefix: string }
+  | { kind: 'icons'; prefix: string; script?: boolean }
   | { kind: 'css'; prefix: string }
   | { kind: 'svg'; prefix: string; name: string }
   | { kind: 'collections' | 'collection' | 'search' | 'last-modified' | 'version' | 'unknown' };
@@ -250,8 +253,15 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     return listed;
   }
 
-  /** A list's answer (the same for every caller), kept by its path and query for cacheSeconds. */
-  async function listAnswer(exchange: Exchange, key: string, make: () => Promise<unknown>): Promise<GatewayResponse> {
+  /**
+   * A list's answer, kept by its path and query for cacheSeconds. `perCaller`: it names premium
+   * icons its caller owns, so an answer to a key is neither kept nor public.
+   */
+  async function listAnswer(exchange: Exchange, key: string, make: () => Promise<unknown>, { perCaller = false } = {}): Promise<GatewayResponse> {
+    if (perCaller && !anonymous(exchange)) {
+      const made = await make();
+      return isResponse(made) ? made : jsonResponse(200, JSON.stringify(made), { 'cache-control': 'private, no-cache' });
+    }
     const headers = { 'cache-control': `public, max-age=${options.maxAgeSeconds}` };
     const kept = keeping ? lists.get(key) : undefined;
     if (kept) {
@@ -300,7 +310,7 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     return listAnswer(exchange, `collection?${prefix}&${info}`, async () => {
       const data = await run<CollectionData>(exchange, 'collection', { prefix });
       return isResponse(data) ? data : collectionJson(data, { info });
-    });
+    }, { perCaller: true });
   }
 
   function searchLimit(query: URLSearchParams): number {
@@ -340,7 +350,7 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
         collections: Object.fromEntries(all.filter((set) => setsFound.has(set.prefix)).map((set) => [set.prefix, setInfo(set)])),
         request: Object.fromEntries(query),
       };
-    });
+    }, { perCaller: true });
   }
 
   function endpointOf(path: string): Endpoint | undefined {
@@ -354,8 +364,8 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
       case 'version':
         return { kind: rest };
     }
-    const file = /^([a-z0-9-]+)\.(json|css)$/.exec(rest);
-    if (file && NAME.test(file[1]!)) return { kind: file[2] === 'json' ? 'icons' : 'css', prefix: file[1]! };
+    const file = /^([a-z0-9-]+)\.(json|js|css)$/.exec(rest);
+    if (file && NAME.test(file[1]!)) return file[2] === 'css' ? { kind: 'css', prefix: file[1]! } : { kind: 'icons', prefix: file[1]!, script: file[2] === 'js' };
     const svg = /^([a-z0-9-]+)\/([a-z0-9_-]+)\.svg$/.exec(rest);
     if (svg && NAME.test(svg[1]!) && ICON_NAME.test(svg[2]!) && svg[2]!.length <= MAX_NAME_LENGTH) return { kind: 'svg', prefix: svg[1]!, name: svg[2]! };
     return { kind: 'unknown' };
@@ -373,31 +383,40 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     unknown: `${base}/*`,
   };
 
+  /** The endpoints whose answer is JSON, which `callback=` turns into a script (JSONP). */
+  const JSON_ENDPOINTS = new Set<Endpoint['kind']>(['icons', 'collections', 'collection', 'search', 'last-modified']);
+
   async function answer(exchange: Exchange, endpoint: Endpoint): Promise<GatewayResponse> {
     try {
-      switch (endpoint.kind) {
-        case 'icons':
-          return await iconsJson(exchange, endpoint.prefix);
-        case 'css':
-          return await stylesheet(exchange, endpoint.prefix);
-        case 'svg':
-          return await svgFile(exchange, endpoint.prefix, endpoint.name);
-        case 'collections':
-          return await collections(exchange);
-        case 'collection':
-          return await collection(exchange);
-        case 'search':
-          return await search(exchange);
-        case 'last-modified':
-          return await lastModified(exchange);
-        case 'version':
-          return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }, body: 'Icon Catalogue API, Iconify protocol' };
-        case 'unknown':
-          return errorResponse(404, `Nothing at ${exchange.path}`);
-      }
+      const callback = JSON_ENDPOINTS.has(endpoint.kind) ? jsonpCallback(exchange.query, endpoint.kind === 'icons' && endpoint.script ? SCRIPT_CALLBACK : undefined) : undefined;
+      const response = await answerEndpoint(exchange, endpoint);
+      return callback === undefined ? response : jsonp(response, callback);
     } catch (error) {
       if (error instanceof ProtocolError) return errorResponse(400, error.message);
       throw error;
+    }
+  }
+
+  async function answerEndpoint(exchange: Exchange, endpoint: Endpoint): Promise<GatewayResponse> {
+    switch (endpoint.kind) {
+      case 'icons':
+        return await iconsJson(exchange, endpoint.prefix);
+      case 'css':
+        return await stylesheet(exchange, endpoint.prefix);
+      case 'svg':
+        return await svgFile(exchange, endpoint.prefix, endpoint.name);
+      case 'collections':
+        return await collections(exchange);
+      case 'collection':
+        return await collection(exchange);
+      case 'search':
+        return await search(exchange);
+      case 'last-modified':
+        return await lastModified(exchange);
+      case 'version':
+        return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }, body: 'Icon Catalogue API, Iconify protocol' };
+      case 'unknown':
+        return errorResponse(404, `Nothing at ${exchange.path}`);
     }
   }
 
@@ -428,6 +447,17 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     },
   };
 };
+
+/** A JSON answer as a script calling `callback` with it; an error stays JSON (its status is what a client reads). */
+function jsonp(response: GatewayResponse, callback: string): GatewayResponse {
+  if (response.status !== 200) return response;
+  const json = typeof response.body === 'string' ? response.body : response.body.toString('utf8');
+  return {
+    ...response,
+    headers: { ...response.headers, 'content-type': 'application/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' },
+    body: `${callback}(${json});`,
+  };
+}
 
 /** A category as the catalogue's `category` filter takes it: its slug (`Brands / Social` -> brands-social). */
 function slugOf(category: string): string {

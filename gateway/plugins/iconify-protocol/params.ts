@@ -139,3 +139,18 @@ export function cssOptions(query: URLSearchParams): CssOptions {
   }
   return options;
 }
+
+/** A JSONP callback: JavaScript names joined by dots (Iconify takes any of `[a-z0-9_.]`; these are the ones that can run). */
+const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const MAX_CALLBACK_LENGTH = 100;
+
+/** The `callback=` a JSON answer is wrapped in, `fallback` when none is given; a malformed one is refused. */
+export function jsonpCallback(query: URLSearchParams, fallback?: string): string | undefined {
+  if (query.has('callback') && single(query, 'callback') === undefined) throw new CustomizationError('callback must not be empty');
+  const given = single(query, 'callback');
+  if (given === undefined) return fallback;
+  if (given.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(given)) {
+    throw new CustomizationError(`callback must be a JavaScript name of at most ${MAX_CALLBACK_LENGTH} characters, such as myCallback or app.icons (letters, digits, _ and $, joined by dots)`);
+  }
+  return given;
+}
