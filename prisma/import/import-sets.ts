@@ -29,6 +29,8 @@ export interface SetImportResult {
   milliseconds: number;
   /** Files (or icons of an IconifyJSON file) left out, and why. */
   rejected: Rejection[];
+  /** Problems that left every icon in (a metadata entry naming no file), one line each. */
+  warnings: string[];
   /** What the import changed, or (a dry run) would change; only for a set that was read. */
   plan?: SetPlan;
 }
@@ -97,15 +99,16 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
     unpublished: 0,
     milliseconds: performance.now() - started,
     rejected: [],
+    warnings: [],
   });
   // A folder's digest is read without cleaning its files: an unchanged folder costs its reads only.
   if (file.peekDigest && existing && !options.force && existing.sourceDigest === digestOf(await file.peekDigest())) return unchanged();
-  const { source, digest: sourceDigest, rejected = [], renames: sourceRenames, defaultStyle } = await file.load();
+  const { source, digest: sourceDigest, rejected = [], warnings = [], renames: sourceRenames, defaultStyle } = await file.load();
   if (setOptions.defaultStyle === undefined && defaultStyle) setOptions.defaultStyle = defaultStyle;
   const digest = digestOf(sourceDigest);
-  if (existing?.sourceDigest === digest && !options.force) return { ...unchanged(), rejected };
+  if (existing?.sourceDigest === digest && !options.force) return { ...unchanged(), rejected, warnings };
   const allRenames = { ...sourceRenames, ...renames };
-  const base = { prefix: file.prefix, iconsWritten: 0, unpublished: 0, rejected };
+  const base = { prefix: file.prefix, iconsWritten: 0, unpublished: 0, rejected, warnings };
   if (Object.keys((source.json as { icons?: object }).icons ?? {}).length === 0) {
     return { ...base, status: 'empty', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }

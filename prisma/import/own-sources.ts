@@ -29,6 +29,8 @@ export interface LoadedSet {
   source: SetSource;
   digest: string;
   rejected: Rejection[];
+  /** Problems that leave every icon in, one line each (a metadata entry that names no SVG file). */
+  warnings?: string[];
   /** Renames its metadata declares (old name -> new name). */
   renames?: Record<string, string>;
   /** The style of icons that say nothing else, from its metadata (the config's `defaultStyle` wins). */
@@ -203,6 +205,12 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
     };
   });
 
+  // An entry that matches no file (a typo, a file removed) would otherwise be dropped without a word.
+  const named = new Set(files.flatMap((file) => [basename(file, extname(file)), iconNameOf(basename(file, extname(file)))]));
+  const warnings = Object.keys(metadata.icons ?? {})
+    .filter((entry) => !named.has(entry))
+    .map((entry) => `metadata entry "${entry}" (${metadataPath ? basename(metadataPath) : 'metadata'}) names no SVG file of the folder: ignored`);
+
   const author = metadata.set?.author;
   const info: IconifyInfo = applyOverrides(
     {
@@ -221,6 +229,7 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
     source: { json, info, version: `sha256:${digest.slice(0, 12)}`, iconExtras },
     digest,
     rejected,
+    ...(warnings.length ? { warnings } : {}),
     ...(metadata.renames ? { renames: metadata.renames } : {}),
     ...(metadata.set?.style ? { defaultStyle: metadata.set.style } : {}),
   };

@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 export interface SetFile {
   prefix: string;
   /** Reads and parses the set; `digest` covers every byte it was built from; `rejected`: files left out, and why. */
-  load(): Promise<{ source: SetSource; digest: string; rejected?: Rejection[]; renames?: Record<string, string>; defaultStyle?: string }>;
+  load(): Promise<{ source: SetSource; digest: string; rejected?: Rejection[]; warnings?: string[]; renames?: Record<string, string>; defaultStyle?: string }>;
   /** The digest alone, when it is much cheaper than load() (a folder whose files would be cleaned). */
   peekDigest?(): Promise<string>;
 }
