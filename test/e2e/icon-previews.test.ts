@@ -20,6 +20,9 @@ let marked: RunningGateway;
 let ownerKey: string;
 let premium: { id: number; slug: string; path: string };
 let free: { id: number; slug: string; path: string };
+/** Icons no other test fetches, so that only the downloads test's own requests can count. */
+let untouchedPremium: { id: number; slug: string; path: string };
+let untouchedFree: { id: number; slug: string; path: string };
 
 function edit(config: string, from: string, to: string): string {
   expect(config).toContain(from);
@@ -35,8 +38,8 @@ const watermarkedAndLimited = (config: string) =>
     'anonymousHourlyLimit: 4',
   );
 
-async function iconOf(where: { premium: boolean }) {
-  const icon = await database.db.prisma.icon.findFirstOrThrow({ where: { ...where, published: true }, include: { set: true }, orderBy: { id: 'asc' } });
+async function iconOf(where: { premium: boolean }, skip = 0) {
+  const icon = await database.db.prisma.icon.findFirstOrThrow({ where: { ...where, published: true }, include: { set: true }, orderBy: { id: 'asc' }, skip });
   return { id: icon.id, slug: icon.slug, path: `${icon.set.prefix}/${encodeURIComponent(icon.sourceName)}` };
 }
 
@@ -67,7 +70,9 @@ beforeAll(async () => {
   ownerKey = (await createApiKey(database.db.prisma, { accountName: 'preview-owner', hourlyLimit: 100_000 })).key;
   premium = await iconOf({ premium: true });
   free = await iconOf({ premium: false });
-  await grantIcons(database.db.prisma, 'preview-owner', [premium.slug]);
+  untouchedPremium = await iconOf({ premium: true }, 1);
+  untouchedFree = await iconOf({ premium: false }, 1);
+  await grantIcons(database.db.prisma, 'preview-owner', [premium.slug, untouchedPremium.slug]);
   plain = await withConfig(fastFlush, (dir) => startGatewayInProcess(database.db, { dir, env }));
   marked = await withConfig(watermarkedAndLimited, (dir) => startGatewayInProcess(database.db, { dir, env }));
 });
@@ -83,12 +88,12 @@ describe('preview_url', () => {
     const list = await get(plain, '/icons?license=premium&per_page=3', headers);
     const items = JSON.parse(list.text).data as { slug: string; preview_url: string; svg_url: string }[];
     expect(items.length).toBe(3);
-    for (const item of items) expect(item.preview_url).toMatch(new RegExp(`^${plain.url}/preview/[^/]+/[^/]+\\.png\\?v=[\\w-]+$`));
+    for (const item of items) expect(item.preview_url).toMatch(/^http:\/\/localhost:\d+\/preview\/[^/]+\/[^/]+\.png\?v=[\w-]+$/);
     const found = JSON.parse((await get(plain, `/search?q=${encodeURIComponent(items[0]!.slug.split('-')[0]!)}&per_page=5`, headers)).text).data;
     expect(found.length).toBeGreaterThan(0);
     for (const item of found) expect(item.preview_url).toMatch(/\/preview\/.+\.png\?v=/);
     const one = JSON.parse((await get(plain, `/icons/${premium.slug}`, headers)).text).data;
-    expect(one.preview_url).toBe(`${plain.url}/preview/${premium.path}.png?v=${new URL(one.svg_url).searchParams.get('v')}`);
+    expect(one.preview_url).toBe(`${new URL(one.svg_url).origin}/preview/${premium.path}.png?v=${new URL(one.svg_url).searchParams.get('v')}`);
     const graphql = await fetch(`${plain.url}/graphql`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -146,16 +151,16 @@ describe('the preview route', () => {
   });
 
   it('is never counted as a download', async () => {
-    const before = await Promise.all([premium.id, free.id].map(downloadsOf));
+    const icons = [untouchedPremium, untouchedFree];
+    const before = await Promise.all(icons.map((icon) => downloadsOf(icon.id)));
     for (let k = 0; k < 5; k++) {
-      expect((await get(plain, `/preview/${premium.path}.png`)).status).toBe(200);
-      expect((await get(plain, `/preview/${free.path}.png?size=${20 + k}`)).status).toBe(200);
+      for (const icon of icons) expect((await get(plain, `/preview/${icon.path}.png?size=${20 + k}`)).status).toBe(200);
     }
     // One real download of each after the previews: once both arrive, any counted preview would have too.
-    expect((await get(plain, `/svg/${premium.path}.svg`, { 'x-api-key': ownerKey })).status).toBe(200);
-    expect((await get(plain, `/svg/${free.path}.svg`)).status).toBe(200);
-    await waitFor(async () => (await downloadsOf(premium.id)) > before[0]! && (await downloadsOf(free.id)) > before[1]!, 'the two real downloads');
-    expect(await Promise.all([premium.id, free.id].map(downloadsOf))).toEqual([before[0]! + 1, before[1]! + 1]);
+    expect((await get(plain, `/svg/${untouchedPremium.path}.svg`, { 'x-api-key': ownerKey })).status).toBe(200);
+    expect((await get(plain, `/svg/${untouchedFree.path}.svg`)).status).toBe(200);
+    await waitFor(async () => (await downloadsOf(untouchedPremium.id)) > before[0]! && (await downloadsOf(untouchedFree.id)) > before[1]!, 'the two real downloads');
+    expect(await Promise.all(icons.map((icon) => downloadsOf(icon.id)))).toEqual([before[0]! + 1, before[1]! + 1]);
   });
 });
 

@@ -197,7 +197,7 @@ describe('the OpenAPI document', () => {
     expect(document.tags.map((tag: Json) => tag.name)).toEqual(['Icons', 'Categories', 'Sets', 'Usage', 'Files']);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     const operations = Object.values(document.paths).map((item: Json) => item.get);
-    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'similarIcons', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage', 'getIconSvg', 'getIconPng']);
+    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'similarIcons', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage', 'getIconSvg', 'getIconPng', 'getIconPreview']);
     for (const operation of operations) {
       expect(operation.summary).toBeTruthy();
       expect(operation.description).toBeTruthy();

@@ -487,7 +487,7 @@ describe('GraphQL and OpenAPI', () => {
     const { json, status } = await get('/openapi.json', {});
     expect(status).toBe(200);
     expect(json.openapi).toBe('3.1.0');
-    expect(Object.keys(json.paths).sort()).toEqual(['/categories', '/icons', '/icons/{ref}', '/icons/{ref}/similar', '/png/{prefix}/{name}.png', '/search', '/sets', '/suggest', '/svg/{prefix}/{name}.svg', '/usage']);
+    expect(Object.keys(json.paths).sort()).toEqual(['/categories', '/icons', '/icons/{ref}', '/icons/{ref}/similar', '/png/{prefix}/{name}.png', '/preview/{prefix}/{name}.png', '/search', '/sets', '/suggest', '/svg/{prefix}/{name}.svg', '/usage']);
     const perPage = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'per_page');
     expect(perPage.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 24 });
     const sort = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'sort');
