@@ -37,8 +37,8 @@ function importFolder() {
   return importSets(database.db.prisma, [{ prefix: PREFIX, load: () => loadFolderSet({ prefix: PREFIX, folder }) }], { optionsFor: () => ({ premium: false }) });
 }
 
-async function get(path: string, withKey = true) {
-  const response = await fetch(`${gateway.url}${path}`, { headers: withKey ? { 'x-api-key': key } : {} });
+async function get(path: string) {
+  const response = await fetch(`${gateway.url}${path}`, { headers: { 'x-api-key': key } });
   const text = await response.text();
   return { status: response.status, type: response.headers.get('content-type'), text };
 }
@@ -80,7 +80,7 @@ describe('a file removed from an own set, then re-imported', () => {
     expect(single.status).toBe(404);
     expect(JSON.parse(single.text)).toEqual({ error: { code: 404, message: expect.stringContaining(home.slug) } });
     for (const path of addresses) {
-      const response = await pollUntil(() => get(path, false), (answer) => answer.status !== 200);
+      const response = await pollUntil(() => get(path), (answer) => answer.status !== 200);
       expect(response.status, path).toBe(404);
       expect(response.type, path).toMatch(/^application\/json/);
       expect(JSON.parse(response.text), path).toEqual({ error: { code: 404, message: expect.any(String) } });
