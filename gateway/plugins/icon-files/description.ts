@@ -25,6 +25,7 @@ const CACHE_CONTROL: DescribedHeader = {
   schema: { type: 'string' },
 };
 const X_CACHE: DescribedHeader = { name: 'X-Cache', description: 'HIT when the icon’s data came from the gateway’s cache, MISS when it was read for this request.', schema: { type: 'string', enum: ['HIT', 'MISS'] } };
+const PREVIEW_CACHE: DescribedHeader = { name: 'X-Cache', description: 'HIT when the rendered preview came from the gateway’s cache, MISS when it was rendered for this request.', schema: { type: 'string', enum: ['HIT', 'MISS'] } };
 const ALLOW: DescribedHeader = { name: 'Allow', description: 'The methods the path allows.', schema: { type: 'string', const: 'GET, HEAD' } };
 const VARY: DescribedHeader = { name: 'Vary', description: '`Accept-Encoding` (and `Origin` when CORS allows a list of origins).', schema: { type: 'string' } };
 const CONTENT_ENCODING: DescribedHeader = { name: 'Content-Encoding', description: '`br` or `gzip` when Accept-Encoding asks for it and the file is large enough to gain.', schema: { type: 'string', enum: ['br', 'gzip'] } };
@@ -90,8 +91,8 @@ function describePreview({ preview, maxAgeSeconds, versionedMaxAgeSeconds }: Ico
       query('v', 'The icon’s file version, as `preview_url` gives it: with the current one the answer may be kept forever.', { type: 'string' }),
     ],
     responses: [
-      { status: 200, description: 'OK', headers: [ETAG, cacheControl, NOSNIFF] },
-      { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: [ETAG, cacheControl, NOSNIFF] },
+      { status: 200, description: 'OK', headers: [ETAG, cacheControl, PREVIEW_CACHE, NOSNIFF] },
+      { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: [ETAG, cacheControl, PREVIEW_CACHE, NOSNIFF] },
       { status: 400, description: '`size` breaks its rule; the message says which.' },
       { status: 404, description: 'No published icon of that name in that set.' },
       { status: 405, description: 'A method other than GET or HEAD.', headers: [ALLOW] },

@@ -93,8 +93,9 @@ export function iconPreviews(
       'cache-control': versioned ? `public, max-age=${options.versionedMaxAgeSeconds}, immutable` : `public, max-age=${options.maxAgeSeconds}`,
       'x-content-type-options': 'nosniff',
     };
-    if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
     let png = rendered.get(etag);
+    headers['x-cache'] = png ? 'HIT' : 'MISS';
+    if (matchesETag(exchange.header('if-none-match'), etag)) return { status: 304, headers, body: '' };
     if (!png) {
       png = await renderPng(svg, side, data);
       if (preview.cacheMaxBytes > 0) rendered.set(etag, png);
