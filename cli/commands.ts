@@ -73,7 +73,7 @@ class ExitError extends Error {
 }
 
 /**
- * Prints each set's rejected files (one line each: file and reason), and what was (or, a dry
+ * Prints each set's rejected files (one line each: file and reason) and other warnings, and what was (or, a dry
  * run, would be) added, changed, removed and renamed; returns the exit code: 1 when a set had
  * nothing to import or --strict refused it, else 0 (rejections are warnings).
  */
@@ -81,6 +81,7 @@ function reportImport(summary: ImportSummary, io: Io, { dryRun, strict }: { dryR
   let failed = false;
   for (const set of summary.sets) {
     for (const rejection of set.rejected) io.err(`warning: ${set.prefix}: rejected ${rejection.file}: ${rejection.reason}`);
+    for (const warning of set.warnings) io.err(`warning: ${set.prefix}: ${warning}`);
     if (set.plan) {
       const { added, changed, removed, renamed } = set.plan;
       const verb = dryRun ? 'would be' : 'were';

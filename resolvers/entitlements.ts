@@ -2,7 +2,8 @@
 // markup is public; a premium icon's only reaches callers whose account owns it, and only a
 // premium icon's owner may open it. Every path to markup (lists, search, a single icon,
 // aliases, fragments, batches) goes through `mayReceiveMarkup`, because the only resolver that
-// returns markup calls it. `accountDependentFields` tells which parts of an operation answer
+// returns markup calls it. The file resolver gives a body to owners, signed addresses, and the
+// gateway's raster preview renderer (RASTER_PREVIEW), which sends only a bounded PNG. `accountDependentFields` tells which parts of an operation answer
 // differently per account, so a gateway never shares such an answer between accounts.
 import DataLoader from 'dataloader';
 import { Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type FieldNode, type GraphQLSchema } from 'graphql';
@@ -25,6 +26,20 @@ export function createOwnershipLoader(reads: Reads, viewer: Viewer | null) {
     const owned = new Set(rows.map((row) => row.icon_id));
     return iconIds.map((id) => owned.has(id));
   });
+}
+
+/**
+ * The context key the gateway's preview renderer (icon-files) sets to true on the contexts of
+ * its own operations, and nothing else does: clients cannot write to a context. Such an
+ * operation may read a premium icon's body, because what leaves the gateway is a PNG of bounded
+ * size rendered from it, never the markup. `Symbol.for`: the gateway and the resolvers may be
+ * loaded as separate module instances (mesh dev).
+ */
+export const RASTER_PREVIEW = Symbol.for('icon-catalogue: raster preview');
+
+/** Whether the context is the preview renderer's (RASTER_PREVIEW). */
+export function rastersOnly(context: object): boolean {
+  return (context as Record<symbol, unknown>)[RASTER_PREVIEW] === true;
 }
 
 export type OwnershipLoader = ReturnType<typeof createOwnershipLoader>;

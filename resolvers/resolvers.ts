@@ -17,7 +17,7 @@ import { similarIconIds } from './catalogue/similar.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
 import { iconifyCollection, iconifyIcons, iconifySearch, iconifySets } from './catalogue/iconify.ts';
 import type { CatalogueContext } from './context.ts';
-import { mayFetchFile, mayOpen, mayReceiveMarkup } from './entitlements.ts';
+import { mayFetchFile, mayOpen, mayReceiveMarkup, rastersOnly } from './entitlements.ts';
 import { badInput, catalogueError } from './errors.ts';
 import { signatureHolds, signedAddress } from './file-addresses.ts';
 import { primeIconDetail, requestState } from './request-state.ts';
@@ -46,6 +46,11 @@ const MAX_ICONIFY_NAMES = 1000;
 
 /** An icon as Query.icon gives it: a premium one only to its owners, whose svgUrl is then signed. */
 type OpenedIcon = IconRecord & { openedByOwner?: boolean };
+
+/** What the file address templates (svgUrl, previewUrl) are filled with. */
+function fileAddressValues(icon: IconRecord) {
+  return { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName, v: fileVersion(icon.bodyDigest) };
+}
 
 function pageOf(data: IconRecord[], total: number, { page, perPage }: { page: number; perPage: number }) {
   return { data, meta: { page, perPage, total, totalPages: Math.ceil(total / perPage) } };
@@ -100,13 +105,13 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     },
     async iconFile(_root, { prefix, name, expires, signature }: IconFileArgs, context) {
       // A signed request may be anyone's: the body is read with the record and leaves the gateway only if the signature holds.
-      const releasePremiumBody = expires != null || signature != null;
+      const releasePremiumBody = expires != null || signature != null || rastersOnly(context);
       const detail = await loadIconDetail(context.reads, { prefix, name }, context.viewer?.accountId ?? null, { releasePremiumBody });
       if (!detail) throw catalogueError('NOT_FOUND', `No icon named "${name}" in a set "${prefix}"`);
       primeIconDetail(context, detail);
       const { icon, body } = detail;
       const signed = signatureHolds(context, icon.id, expires, signature);
-      if (!(await mayFetchFile(icon, requestState(context).ownership, signed))) {
+      if (!(await mayFetchFile(icon, requestState(context).ownership, signed || rastersOnly(context)))) {
         throw catalogueError('FORBIDDEN', `"${icon.slug}" is a premium icon: send the API key of an account that owns it, or use the signed address its owner is given`);
       }
       if (body === null) throw new Error(`icon ${icon.id}: the file may be fetched but its body was not read`);
@@ -169,9 +174,10 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
     keywords: async (icon: IconRecord, _args, context) => (await requestState(context).colorsAndKeywords.load(icon.id)).keywords,
     tags: (icon: IconRecord, _args, context) => requestState(context).tags.load(icon.id),
     svgUrl(icon: OpenedIcon, _args, context) {
-      const url = fillTemplate(context.urls.svgUrl, { id: icon.id, slug: icon.slug, prefix: icon.set.prefix, name: icon.sourceName, v: fileVersion(icon.bodyDigest) });
+      const url = fillTemplate(context.urls.svgUrl, fileAddressValues(icon));
       return icon.openedByOwner ? signedAddress(context, url, icon.id) : url;
     },
+    previewUrl: (icon: IconRecord, _args, context) => fillTemplate(context.urls.previewUrl, fileAddressValues(icon)),
     url: (icon: IconRecord, args: { locale?: string | null }, context) =>
       fillTemplate(context.urls.pageUrl, {
         id: icon.id,

@@ -1,8 +1,10 @@
-// The icon's SVG and page addresses, from templates in the config: `{id}`, `{slug}`,
+// The icon's SVG, preview and page addresses, from templates in the config: `{id}`, `{slug}`,
 // `{prefix}`, `{name}` (the icon's name in its set), `{v}` (the version of the icon's file, see
 // fileVersion) and, for pages, `{locale}`.
 export interface UrlTemplates {
   svgUrl: UrlTemplate;
+  /** The public PNG preview (premium icons included): icon-files' preview route. */
+  previewUrl: UrlTemplate;
   pageUrl: UrlTemplate;
   defaultLocale: string;
 }

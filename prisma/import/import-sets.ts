@@ -37,6 +37,8 @@ export interface SetImportResult {
   rejected: Rejection[];
   /** Aliases left out because their chain is broken or circular (only for a set that was read). */
   brokenAliases?: number;
+  /** Problems that left every icon in (a metadata entry naming no file), one line each. */
+  warnings: string[];
   /** What the import changed, or (a dry run) would change; only for a set that was read. */
   plan?: SetPlan;
   stages: StageTimes;
@@ -121,6 +123,7 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
     milliseconds: performance.now() - started,
     rejected: [],
     stages,
+    warnings: [],
   });
   // A folder's digest is read without cleaning its files: an unchanged folder costs its reads only.
   const peekDigest = file.peekDigest;
@@ -133,12 +136,12 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
   for (const [stage, milliseconds] of Object.entries(loaded.stages ?? { read: performance.now() - loadStarted }) as [keyof StageTimes, number][]) {
     stages[stage] = (stages[stage] ?? 0) + milliseconds;
   }
-  const { source, digest: sourceDigest, rejected = [], renames: sourceRenames, defaultStyle } = loaded;
+  const { source, digest: sourceDigest, rejected = [], warnings = [], renames: sourceRenames, defaultStyle } = loaded;
   if (setOptions.defaultStyle === undefined && defaultStyle) setOptions.defaultStyle = defaultStyle;
   const digest = digestOf(sourceDigest);
-  if (existing?.sourceDigest === digest && !options.force) return { ...unchanged(), rejected };
+  if (existing?.sourceDigest === digest && !options.force) return { ...unchanged(), rejected, warnings };
   const allRenames = { ...sourceRenames, ...renames };
-  const base = { prefix: file.prefix, iconsWritten: 0, unpublished: 0, rejected, stages };
+  const base = { prefix: file.prefix, iconsWritten: 0, unpublished: 0, rejected, warnings, stages };
   if (Object.keys((source.json as { icons?: object }).icons ?? {}).length === 0) {
     return { ...base, status: 'empty', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }

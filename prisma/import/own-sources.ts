@@ -30,6 +30,8 @@ export interface LoadedSet {
   source: SetSource;
   digest: string;
   rejected: Rejection[];
+  /** Problems that leave every icon in, one line each (a metadata entry that names no SVG file). */
+  warnings?: string[];
   /** Renames its metadata declares (old name -> new name). */
   renames?: Record<string, string>;
   /** The style of icons that say nothing else, from its metadata (the config's `defaultStyle` wins). */
@@ -238,6 +240,12 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
     };
   });
 
+  // An entry that matches no file (a typo, a file removed) would otherwise be dropped without a word.
+  const named = new Set(files.flatMap(({ name }) => [basename(name, extname(name)), iconNameOf(basename(name, extname(name)))]));
+  const warnings = Object.keys(metadata.icons ?? {})
+    .filter((entry) => !named.has(entry))
+    .map((entry) => `metadata entry "${entry}" (${metadataPath ? basename(metadataPath) : 'metadata'}) names no SVG file of the folder: ignored`);
+
   const author = metadata.set?.author;
   const info: IconifyInfo = applyOverrides(
     {
@@ -257,6 +265,7 @@ export async function loadFolderSet(options: FolderOptions): Promise<LoadedSet> 
     digest,
     rejected,
     stages: { read, clean },
+    ...(warnings.length ? { warnings } : {}),
     ...(metadata.renames ? { renames: metadata.renames } : {}),
     ...(metadata.set?.style ? { defaultStyle: metadata.set.style } : {}),
   };

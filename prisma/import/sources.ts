@@ -25,9 +25,10 @@ export interface SetFile {
   prefix: string;
   /**
    * Reads and parses the set; `digest` covers every byte it was built from; `rejected`: files left
-   * out, and why; `stages`: its reading and cleaning times, when it times them apart.
+   * out, and why; `warnings`: problems that left every file in; `stages`: its reading and cleaning
+   * times, when it times them apart.
    */
-  load(options?: LoadOptions): Promise<{ source: SetSource; digest: string; rejected?: Rejection[]; renames?: Record<string, string>; defaultStyle?: string; stages?: StageTimes }>;
+  load(options?: LoadOptions): Promise<{ source: SetSource; digest: string; rejected?: Rejection[]; warnings?: string[]; renames?: Record<string, string>; defaultStyle?: string; stages?: StageTimes }>;
   /** The digest alone, when it is much cheaper than load() (a folder whose files would be cleaned). */
   peekDigest?(): Promise<string>;
 }

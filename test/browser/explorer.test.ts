@@ -1,6 +1,7 @@
 // The pages in a real browser (Debian's chromium driven by playwright-core): the explorer as a
 // person uses it (a key, a search with a typo, the grid of real images, an icon opened, its markup
-// copied to the clipboard, a premium icon locked, the keyboard alone), /docs rendering every
+// copied to the clipboard, premium tiles shown as their public previews, a premium icon locked,
+// the keyboard alone), /docs rendering every
 // operation and GraphiQL running a query with the key, with no request leaving the gateway and no
 // console error. Screenshots go to test/output/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,31 @@ describe.skipIf(skip)('the catalogue in a browser', () => {
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(() => page.locator('#page-info').textContent()).toMatch(/^Page 2 of \d+$/);
     expect(requests.some((url) => url.includes('style=outline') && url.includes('page=2'))).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows premium tiles as their public previews, loaded without a key', async () => {
+    const { page, problems } = await explorerWithKey();
+    const images: { url: string; key: string | undefined }[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'image') images.push({ url: request.url(), key: request.headers()['x-api-key'] });
+    });
+    await page.getByLabel('License').selectOption('premium');
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/icons, page 1 of/);
+    const tile = page.locator('.tile', { has: page.locator('.badge') }).first();
+    await tile.waitFor();
+    const slug = (await tile.getAttribute('data-slug'))!;
+    const { data } = await api<{ data: { preview_url: string; premium: boolean }[] }>(`/icons?slugs=${encodeURIComponent(slug)}`);
+    expect(data[0]!.premium).toBe(true);
+    const image = tile.locator('img');
+    expect(await image.getAttribute('src')).toBe(data[0]!.preview_url);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    expect(await tile.evaluate((link) => link.classList.contains('no-image'))).toBe(false);
+    const loaded = images.find((request) => request.url === data[0]!.preview_url);
+    expect(loaded).toBeDefined();
+    expect(loaded!.key).toBeUndefined();
+    await browser.screenshot(page, 'explorer-premium-previews');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -197,7 +197,7 @@ describe('the OpenAPI document', () => {
     expect(document.tags.map((tag: Json) => tag.name)).toEqual(['Icons', 'Categories', 'Sets', 'Usage', 'Files']);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     const operations = Object.values(document.paths).map((item: Json) => item.get);
-    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'similarIcons', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage', 'getIconSvg', 'getIconPng']);
+    expect(operations.map((operation: Json) => operation.operationId)).toEqual(['listIcons', 'getIcon', 'similarIcons', 'listCategories', 'searchIcons', 'suggestWords', 'listSets', 'getUsage', 'getIconSvg', 'getIconPng', 'getIconPreview']);
     for (const operation of operations) {
       expect(operation.summary).toBeTruthy();
       expect(operation.description).toBeTruthy();
@@ -343,17 +343,18 @@ describe('every response of every route, as the document says', () => {
     // Icons' files: free ones without a key too, premium ones for owners only.
     const freeFile = await database.db.prisma.icon.findFirstOrThrow({ where: { slug: freeSlug }, include: { set: true } });
     const ownedFile = await database.db.prisma.icon.findFirstOrThrow({ where: { slug: ownedSlug }, include: { set: true } });
-    for (const [format, query] of [
-      ['svg', '?color=red&size=32'],
-      ['png', '?size=32'],
+    for (const [route, format, query] of [
+      ['svg', 'svg', '?color=red&size=32'],
+      ['png', 'png', '?size=32'],
+      ['preview', 'png', '?size=32'], // public for premium icons too
     ] as const) {
-      const file = `/${format}/${freeFile.set.prefix}/${freeFile.sourceName}.${format}`;
+      const file = `/${route}/${freeFile.set.prefix}/${freeFile.sourceName}.${format}`;
       const fresh = await ask(gateway.url, `${file}${query}`, {});
       answers.push(fresh, await keyed(`${file}${query}`), await ask(gateway.url, file, {}, 'HEAD'));
       answers.push(await ask(gateway.url, `${file}${query}`, { 'if-none-match': fresh.headers.get('etag')! }));
-      answers.push(await ask(gateway.url, `${file}?size=100000`, {}), await ask(gateway.url, `/${format}/${freeFile.set.prefix}/no-such-icon.${format}`, {}));
-      answers.push(await ask(gateway.url, `/${format}/${ownedFile.set.prefix}/${ownedFile.sourceName}.${format}`, {}));
-      answers.push(await ask(gateway.url, `/${format}/${ownedFile.set.prefix}/${ownedFile.sourceName}.${format}`, { 'x-api-key': ownerKey }));
+      answers.push(await ask(gateway.url, `${file}?size=100000`, {}), await ask(gateway.url, `/${route}/${freeFile.set.prefix}/no-such-icon.${format}`, {}));
+      answers.push(await ask(gateway.url, `/${route}/${ownedFile.set.prefix}/${ownedFile.sourceName}.${format}`, {}));
+      answers.push(await ask(gateway.url, `/${route}/${ownedFile.set.prefix}/${ownedFile.sourceName}.${format}`, { 'x-api-key': ownerKey }));
       answers.push(await ask(gateway.url, file, { 'x-api-key': 'not-a-key' }), await ask(gateway.url, file, {}, 'POST'));
       answers.push(await ask(gateway.url, file, { 'x-api-key': limitedKey }), await keyed(`${file}?pad=${'a'.repeat(17 * 1024)}`));
     }

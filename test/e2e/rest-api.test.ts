@@ -59,7 +59,7 @@ async function get(path: string, headers: Record<string, string> = { 'x-api-key'
 /** What `request` answers once the key it sends is refused (it polls until then, for 20 s at most). */
 const untilRefused = <T>(request: () => Promise<T>, statusOf: (answer: T) => number) => pollUntil(request, (answer) => statusOf(answer) !== 200, { timeoutMs: 20_000 });
 
-const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'attribution', 'premium', 'downloads', 'svg_url', 'url'].sort();
+const LIST_ITEM_KEYS = ['id', 'name', 'slug', 'category', 'style', 'license', 'attribution', 'premium', 'downloads', 'svg_url', 'preview_url', 'url'].sort();
 const META_KEYS = ['page', 'per_page', 'total', 'total_pages'].sort();
 /** /icons says in `missing` which of the icons asked by ids or slugs were not found (null otherwise). */
 const LIST_META_KEYS = [...META_KEYS, 'missing', 'next_cursor'].sort();
@@ -254,7 +254,7 @@ describe('response shapes', () => {
   it('writes fields in the order of the specification and the operation, whichever resolves first', async () => {
     // The routes' operations run compiled (compiled-operations.ts). Mesh's executor wrote
     // `meta` before `data` when the items had markup, which resolves later than the rest.
-    const ITEM_ORDER = ['id', 'name', 'slug', 'category', 'style', 'license', 'attribution', 'premium', 'downloads', 'svg_url', 'url'];
+    const ITEM_ORDER = ['id', 'name', 'slug', 'category', 'style', 'license', 'attribution', 'premium', 'downloads', 'svg_url', 'preview_url', 'url'];
     const PAGE_META_ORDER = ['page', 'per_page', 'total', 'total_pages'];
     const pages = [
       { path: '/icons?include_svg=1&per_page=5', meta: [...PAGE_META_ORDER, 'missing', 'next_cursor'] },
@@ -487,7 +487,7 @@ describe('GraphQL and OpenAPI', () => {
     const { json, status } = await get('/openapi.json', {});
     expect(status).toBe(200);
     expect(json.openapi).toBe('3.1.0');
-    expect(Object.keys(json.paths).sort()).toEqual(['/categories', '/icons', '/icons/{ref}', '/icons/{ref}/similar', '/png/{prefix}/{name}.png', '/search', '/sets', '/suggest', '/svg/{prefix}/{name}.svg', '/usage']);
+    expect(Object.keys(json.paths).sort()).toEqual(['/categories', '/icons', '/icons/{ref}', '/icons/{ref}/similar', '/png/{prefix}/{name}.png', '/preview/{prefix}/{name}.png', '/search', '/sets', '/suggest', '/svg/{prefix}/{name}.svg', '/usage']);
     const perPage = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'per_page');
     expect(perPage.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 24 });
     const sort = json.paths['/icons'].get.parameters.find((p: { name: string }) => p.name === 'sort');

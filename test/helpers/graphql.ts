@@ -10,6 +10,7 @@ const schema = createCatalogueSchema();
 /** Absolute addresses, as behind a CDN: the resolvers' tests run without a gateway to give them its base URL. */
 export const TEST_URL_TEMPLATES: UrlTemplates = {
   svgUrl: urlTemplate('https://cdn.icon-catalogue.example/svg/{prefix}/{name}.svg?v={v}'),
+  previewUrl: urlTemplate('https://cdn.icon-catalogue.example/preview/{prefix}/{name}.png?v={v}'),
   pageUrl: urlTemplate('https://icon-catalogue.example/{locale}/icons/{slug}'),
   defaultLocale: 'en',
 };

@@ -30,7 +30,7 @@ export const useCatalogueContext: PluginFactory = (rawOptions, services, where):
   const fallbackPort = portFromEnv(env) || DEFAULT_PORT;
   /** A template that is a path is on `base`; an absolute URL stays as written. */
   const on = (base: string, template: string) => urlTemplate(template.startsWith('/') ? `${base}${template}` : template);
-  const onBase = (base: string): UrlTemplates => ({ svgUrl: on(base, urls.svgUrl), pageUrl: on(base, urls.pageUrl), defaultLocale: urls.defaultLocale });
+  const onBase = (base: string): UrlTemplates => ({ svgUrl: on(base, urls.svgUrl), previewUrl: on(base, urls.previewUrl), pageUrl: on(base, urls.pageUrl), defaultLocale: urls.defaultLocale });
   const fixed = fixedBase === undefined ? undefined : onBase(fixedBase);
   const byPort = new Map<number, UrlTemplates>();
   const templatesFor = (context: RequestCarrier): UrlTemplates => {

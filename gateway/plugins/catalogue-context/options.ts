@@ -21,7 +21,7 @@ export const publicBaseUrl = z
   .transform((value) => value.replace(/\/+$/, ''));
 
 /** The addresses when .meshrc.yaml gives none: the icon-files plugin's route, and the website's page path. */
-const DEFAULT_URLS = { svgUrl: '/svg/{prefix}/{name}.svg?v={v}', pageUrl: '/{locale}/icons/{slug}', defaultLocale: 'en' } as const;
+const DEFAULT_URLS = { svgUrl: '/svg/{prefix}/{name}.svg?v={v}', previewUrl: '/preview/{prefix}/{name}.png?v={v}', pageUrl: '/{locale}/icons/{slug}', defaultLocale: 'en' } as const;
 
 export const catalogueContextOptions = z
   .object({
@@ -34,6 +34,11 @@ export const catalogueContextOptions = z
          * needs to serve the file as immutable. @default "/svg/{prefix}/{name}.svg?v={v}" (served by the icon-files plugin)
          */
         svgUrl: template(DEFAULT_URLS.svgUrl).default(DEFAULT_URLS.svgUrl),
+        /**
+         * Address of an icon's public PNG preview (premium icons included); `{v}` as in svgUrl.
+         * @default "/preview/{prefix}/{name}.png?v={v}" (served by the icon-files plugin)
+         */
+        previewUrl: template(DEFAULT_URLS.previewUrl).default(DEFAULT_URLS.previewUrl),
         /** Address of an icon's page on the website; `{locale}` is the locale segment. @default "/{locale}/icons/{slug}" */
         pageUrl: template(DEFAULT_URLS.pageUrl).default(DEFAULT_URLS.pageUrl),
         defaultLocale: z.string().regex(LOCALE_PATTERN, 'must be a locale such as en or pt-BR').default(DEFAULT_URLS.defaultLocale),

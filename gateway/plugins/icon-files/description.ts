@@ -25,6 +25,7 @@ const CACHE_CONTROL: DescribedHeader = {
   schema: { type: 'string' },
 };
 const X_CACHE: DescribedHeader = { name: 'X-Cache', description: 'HIT when the icon’s data came from the gateway’s cache, MISS when it was read for this request.', schema: { type: 'string', enum: ['HIT', 'MISS'] } };
+const PREVIEW_CACHE: DescribedHeader = { name: 'X-Cache', description: 'HIT when the rendered preview came from the gateway’s cache, MISS when it was rendered for this request.', schema: { type: 'string', enum: ['HIT', 'MISS'] } };
 const ALLOW: DescribedHeader = { name: 'Allow', description: 'The methods the path allows.', schema: { type: 'string', const: 'GET, HEAD' } };
 const VARY: DescribedHeader = { name: 'Vary', description: '`Accept-Encoding` (and `Origin` when CORS allows a list of origins).', schema: { type: 'string' } };
 const CONTENT_ENCODING: DescribedHeader = { name: 'Content-Encoding', description: '`br` or `gzip` when Accept-Encoding asks for it and the file is large enough to gain.', schema: { type: 'string', enum: ['br', 'gzip'] } };
@@ -71,7 +72,37 @@ function ownResponses(fresh: DescribedHeader[]): DescribedResponse[] {
 const ACCESS =
   'No key is needed for a free icon (an `<img>` cannot send one): such requests are counted per client address under the anonymous limit. A premium icon needs the key of an account that owns it, or the signed address (`expires`, `signature`) that GET /icons/{ref} gives its owners in `svg_url`, valid for a limited time.';
 
-export function describeIconFiles(options: IconFilesOptions, routes: { svg: string; png: string }): ApiDescription {
+function describePreview({ preview, maxAgeSeconds, versionedMaxAgeSeconds }: IconFilesOptions, route: string): DescribedPath {
+  const cacheControl: DescribedHeader = {
+    name: 'Cache-Control',
+    description: `Public for every icon: \`public, max-age=${versionedMaxAgeSeconds}, immutable\` when asked for at the icon’s current version (\`v=\`, as \`preview_url\` gives it), else \`public, max-age=${maxAgeSeconds}\`.`,
+    schema: { type: 'string' },
+  };
+  const watermark = preview.watermark ? ` Watermarked (diagonal bands) on ${preview.watermark.icons === 'all' ? 'every icon' : 'premium icons'}.` : '';
+  return {
+    path: route,
+    operationId: 'getIconPreview',
+    tag: 'Files',
+    summary: 'An icon’s public PNG preview, premium icons included',
+    description: `A small transparent PNG of any published icon, as \`preview_url\` addresses it, its longer side \`size\` pixels (at most ${preview.maxSize}).${watermark} No key is needed, for free and premium icons alike: requests without one are counted per client address under the anonymous limit. Never counted as a download, and never the markup: a premium icon’s SVG stays for its owners.`,
+    parameters: [
+      ...pathParameters,
+      query('size', `The longer side in pixels, ${preview.minSize} to ${preview.maxSize}.`, { type: 'integer', minimum: preview.minSize, maximum: preview.maxSize, default: preview.maxSize }),
+      query('v', 'The icon’s file version, as `preview_url` gives it: with the current one the answer may be kept forever.', { type: 'string' }),
+    ],
+    responses: [
+      { status: 200, description: 'OK', headers: [ETAG, cacheControl, PREVIEW_CACHE, NOSNIFF] },
+      { status: 304, description: 'Not modified: If-None-Match matched the ETag. No body.', headers: [ETAG, cacheControl, PREVIEW_CACHE, NOSNIFF] },
+      { status: 400, description: '`size` breaks its rule; the message says which.' },
+      { status: 404, description: 'No published icon of that name in that set.' },
+      { status: 405, description: 'A method other than GET or HEAD.', headers: [ALLOW] },
+    ],
+    content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+    keyOptional: true,
+  };
+}
+
+export function describeIconFiles(options: IconFilesOptions, routes: { svg: string; png: string; preview: string }): ApiDescription {
   const svg: DescribedPath = {
     path: routes.svg,
     operationId: 'getIconSvg',
@@ -99,9 +130,9 @@ export function describeIconFiles(options: IconFilesOptions, routes: { svg: stri
     keyOptional: true,
   };
   return {
-    paths: [svg, png],
+    paths: [svg, png, describePreview(options, routes.preview)],
     overview: [
-      `**Files.** Each icon’s SVG is at \`${routes.svg}\` (the address in \`svg_url\`) and a PNG at \`${routes.png}?size=\`. ${ACCESS}`,
+      `**Files.** Each icon’s SVG is at \`${routes.svg}\` (the address in \`svg_url\`) and a PNG at \`${routes.png}?size=\`. ${ACCESS} Every icon, premium ones included, has a public PNG preview at \`${routes.preview}\` (the address in \`preview_url\`), at most ${options.preview.maxSize} pixels, for anyone.`,
     ],
   };
 }

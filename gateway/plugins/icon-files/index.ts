@@ -1,5 +1,6 @@
 // Icons' files at the addresses `svg_url` gives: SVG at /svg/{prefix}/{name}.svg and PNG at
-// /png/{prefix}/{name}.png?size=, customized (customize.ts), for <img> tags and CDNs. An <img>
+// /png/{prefix}/{name}.png?size=, customized (customize.ts), for <img> tags and CDNs; and every
+// icon's public preview at the address `preview_url` gives (preview.ts). An <img>
 // sends no key, so a file request needs none: without one it is counted as anonymous, per
 // client address. Who may fetch which file is the resolvers' rule (Query.iconFile): this
 // plugin runs the named operation through the served schema's envelope, as the REST routes do,
@@ -23,8 +24,10 @@ import { sharedOperations } from '../rest-routes/operations.ts';
 import { CustomizationError, customizedSvg, parseCustomization, type Customization } from './customize.ts';
 import { describeIconFiles } from './description.ts';
 import { chooseEncoding, encode, type Encoding } from './encoding.ts';
+import { fileOf } from './file-path.ts';
 import { iconFilesOptions } from './options.ts';
 import { renderPng } from './png.ts';
+import { iconPreviews } from './preview.ts';
 
 /** What the operation gives of an icon's file. */
 interface IconFileData {
@@ -42,18 +45,6 @@ interface FileRequest {
   name: string;
 }
 
-/** `/svg/mdi/home.svg` -> { prefix: 'mdi', name: 'home' }; undefined when the path is not a file's. */
-function fileOf(path: string, base: string, extension: string): { prefix: string; name: string } | undefined {
-  if (!path.startsWith(`${base}/`) || !path.endsWith(extension)) return undefined;
-  const segments = path.slice(base.length + 1, -extension.length).split('/');
-  if (segments.length !== 2 || !segments[0] || !segments[1]) return undefined;
-  try {
-    return { prefix: decodeURIComponent(segments[0]), name: decodeURIComponent(segments[1]) };
-  } catch {
-    return undefined;
-  }
-}
-
 export const useIconFiles: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(iconFilesOptions, rawOptions, where);
   const operationsDir = isAbsolute(options.operations) ? options.operations : resolve(PROJECT_ROOT, options.operations);
@@ -62,6 +53,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
   const FILE = Symbol('icon-files: the file a request names');
   const routes = { svg: `${options.svgPath}/{prefix}/{name}.svg`, png: `${options.pngPath}/{prefix}/{name}.png` };
   let enveloped: OperationEnvelope | undefined;
+  const previews = iconPreviews(options, services, { document, name: options.operation }, () => enveloped);
 
   /**
    * Free icons' data by prefix/name (the same for every caller), for cacheSeconds, bounded by its
@@ -189,7 +181,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
   /** Synchronous for every request that is not a file's (the REST routes' cache hits stay so). */
   function handle(exchange: Exchange): Promise<GatewayResponse> | undefined {
     const file = exchange[FILE] as FileRequest | undefined;
-    return file ? answer(exchange, file) : undefined;
+    return file ? answer(exchange, file) : previews.handle(exchange);
   }
 
   async function answer(exchange: Exchange, file: FileRequest): Promise<GatewayResponse> {
@@ -214,6 +206,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
     name: 'icon-files',
     stages: {
       route(exchange) {
+        if (previews.claim(exchange)) return methodNotAllowed(exchange, READ_METHODS);
         const svg = fileOf(exchange.path, options.svgPath, '.svg');
         const png = svg ? undefined : fileOf(exchange.path, options.pngPath, '.png');
         const named = svg ?? png;
@@ -225,7 +218,7 @@ export const useIconFiles: PluginFactory = (rawOptions, services, where): Gatewa
       },
       handle,
     },
-    describes: describeIconFiles(options, routes),
+    describes: describeIconFiles(options, { ...routes, preview: previews.route }),
     bind(served) {
       const { schema } = served();
       const problems = operations.validate(schema, document);

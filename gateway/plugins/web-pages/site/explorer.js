@@ -75,18 +75,13 @@ function tile(item) {
   img.alt = '';
   img.width = 48;
   img.height = 48;
-  if (item.premium) {
-    // A list gives no premium file to anyone (only an owner's single-icon response signs one):
-    // the tile shows the icon as locked instead of asking for a file that is refused.
-    link.dataset.fallback = 'Locked';
-    link.classList.add('no-image');
-  } else {
-    link.dataset.fallback = 'No image';
-    img.addEventListener('error', () => link.classList.add('no-image'), { once: true });
-    img.loading = 'lazy';
-    img.decoding = 'async';
-    img.src = item.svg_url;
-  }
+  link.dataset.fallback = 'No image';
+  img.addEventListener('error', () => link.classList.add('no-image'), { once: true });
+  img.loading = 'lazy';
+  img.decoding = 'async';
+  // A list gives no premium file to anyone (only an owner's single-icon response signs one):
+  // a premium tile shows the icon's public preview, a small PNG that needs no key.
+  img.src = item.premium ? item.preview_url : item.svg_url;
   const name = document.createElement('span');
   name.className = 'name';
   name.textContent = item.name;
