@@ -16,6 +16,7 @@ import { grantIcons } from '../../prisma/accounts/ownership.ts';
 import { withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
+import { expectError } from '../helpers/error-body.ts';
 
 const SECRET = 'test-secret-of-icon-files-0123456789abcdef';
 let database: TestDatabase;
@@ -69,14 +70,6 @@ function raw(path: string, headers: Record<string, string>): Promise<{ status: n
     request.on('error', fail);
     request.end();
   });
-}
-
-function expectError(response: { status: number; text: string; headers: Headers }, status: number, message?: RegExp) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = JSON.parse(response.text);
-  expect(body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (message) expect(body.error.message).toMatch(message);
 }
 
 describe('SVG files', () => {

@@ -10,6 +10,7 @@ import { withConfig } from '../helpers/config.ts';
 import { createCatalogueCopy, postgresUnavailable, type TestDatabase } from '../helpers/databases.ts';
 import { startGatewayInProcess, type RunningGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { expectError } from '../helpers/error-body.ts';
 
 const env = { ...process.env, REDIS_URL: '', REDIS_CLUSTER_NODES: '' };
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -53,14 +54,6 @@ async function get(gateway: RunningGateway, path: string, headers: Record<string
 function pngSize(bytes: Buffer): { width: number; height: number } {
   expect(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-function expectError(response: { status: number; text: string; headers: Headers }, status: number, message?: RegExp) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = JSON.parse(response.text);
-  expect(body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (message) expect(body.error.message).toMatch(message);
 }
 
 const downloadsOf = async (id: number) => (await database.db.prisma.icon.findUniqueOrThrow({ where: { id }, select: { downloads: true } })).downloads;
