@@ -29,13 +29,12 @@ export function fileRequestOf(path: string, options: IconFilesOptions): FileRequ
   return png && { format: 'png', ...png };
 }
 
-/** A PNG's size from `size=`: the default when absent; a CustomizationError when out of bounds or given twice. */
-function pngSize(query: URLSearchParams, { pngSize: bounds }: IconFilesOptions): number {
+/** A raster's size from `size=`: `fallback` when absent; a CustomizationError when out of [min, max] or given twice. */
+export function rasterSize(query: URLSearchParams, { fallback, min, max }: { fallback: number; min: number; max: number }): number {
   const given = query.getAll('size');
   if (given.length > 1) throw new CustomizationError(`size is given ${given.length} times; give it once`);
   const value = given[0]?.trim();
-  if (!value) return bounds.default;
-  const { min, max } = bounds;
+  if (!value) return fallback;
   if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max) throw new CustomizationError(`size must be a whole number from ${min} to ${max} (got "${value}")`);
   return Number(value);
 }
@@ -43,7 +42,8 @@ function pngSize(query: URLSearchParams, { pngSize: bounds }: IconFilesOptions):
 /** The file's customization (an SVG's in full, a PNG's size only) and PNG size (0 for an SVG); throws CustomizationError. */
 export function customizationOf(file: FileRequest, query: URLSearchParams, options: IconFilesOptions): { customization: Customization; size: number } {
   if (file.format === 'svg') return { customization: parseCustomization(query, options.svgSize), size: 0 };
-  return { customization: parseCustomization(query, options.svgSize, { sizeOnly: true }), size: pngSize(query, options) };
+  const { default: fallback, min, max } = options.pngSize;
+  return { customization: parseCustomization(query, options.svgSize, { sizeOnly: true }), size: rasterSize(query, { fallback, min, max }) };
 }
 
 /** The file operation's variables: the icon, and a premium file's signed address. */

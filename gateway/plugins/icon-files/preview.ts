@@ -13,19 +13,12 @@ import type { OperationEnvelope } from '../../pipeline/operation-envelope.ts';
 import type { GatewayServices } from '../../pipeline/plugin.ts';
 import { errorResponse } from '../../pipeline/responses.ts';
 import { matchesETag, strongETag } from '../rest-routes/etag.ts';
-import { customizedSvg } from './customize.ts';
+import { CustomizationError, customizedSvg } from './customize.ts';
 import { fileOf } from './file-path.ts';
+import { rasterSize, type IconFileData } from './file-request.ts';
 import type { IconFilesOptions } from './options.ts';
 import { renderPng } from './png.ts';
 import { watermarked } from './watermark.ts';
-
-interface PreviewSource {
-  body: string;
-  width: number;
-  height: number;
-  premium: boolean;
-  version: string;
-}
 
 interface PreviewRequest {
   prefix: string;
@@ -56,29 +49,24 @@ export function iconPreviews(
     () => new LRUCache<string, Buffer>({ maxSize: Math.max(1, preview.cacheMaxBytes), sizeCalculation: (bytes, key) => bytes.length + key.length + 64 }),
   );
 
-  function size(query: URLSearchParams): number | string {
-    const given = query.getAll('size');
-    if (given.length > 1) return `size is given ${given.length} times; give it once`;
-    const value = given[0]?.trim();
-    if (!value) return preview.maxSize;
-    const { minSize, maxSize } = preview;
-    if (!/^\d{1,6}$/.test(value) || Number(value) < minSize || Number(value) > maxSize) return `size must be a whole number from ${minSize} to ${maxSize} (got "${value}")`;
-    return Number(value);
-  }
-
-  async function source(exchange: Exchange, request: PreviewRequest): Promise<PreviewSource | GatewayResponse> {
+  async function source(exchange: Exchange, request: PreviewRequest): Promise<IconFileData | GatewayResponse> {
     const enveloped = envelope();
     if (!enveloped) throw new Error('icon-files is not bound to a schema yet');
     const { schema, contextValue, execute } = await enveloped(exchange.carrier);
     const variableValues = { prefix: request.prefix, name: request.name, expires: null, signature: null };
     const result = (await execute({ schema, document: operation.document, variableValues, contextValue: { ...contextValue, [RASTER_PREVIEW]: true }, operationName: operation.name })) as ExecutionResult;
     if (result.errors?.length) return services.errors.fromGraphQL(result.errors as GraphQLError[], exchange);
-    return (result.data as { iconFile: PreviewSource }).iconFile;
+    return (result.data as { iconFile: IconFileData }).iconFile;
   }
 
   async function answer(exchange: Exchange, request: PreviewRequest): Promise<GatewayResponse> {
-    const side = size(exchange.query);
-    if (typeof side === 'string') return errorResponse(400, side);
+    let side: number;
+    try {
+      side = rasterSize(exchange.query, { fallback: preview.maxSize, min: preview.minSize, max: preview.maxSize });
+    } catch (error) {
+      if (error instanceof CustomizationError) return errorResponse(400, error.message);
+      throw error;
+    }
     const data = await source(exchange, request);
     if ('status' in data) return data;
     const plain = customizedSvg(data.body, data, { rotate: 0, hFlip: false, vFlip: false });
