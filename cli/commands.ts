@@ -116,6 +116,11 @@ interface Io {
 
 type Command = (args: string[], io: Io) => Promise<void>;
 
+/** One warning line when running gateways could not be told of a revocation (they forget the key within keyCacheSeconds). */
+function warnUntold(io: Io, failure: string | undefined): void {
+  if (failure) io.err(`warning: running gateways could not be told through Redis (${failure}); they stop accepting the key within keyCacheSeconds`);
+}
+
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals: boolean) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
@@ -251,7 +256,7 @@ const commands: Record<string, Command> = {
         const outcome = await revokeApiKey(db.prisma, positionals[0]!);
         if (outcome === 'unknown') throw new UsageError(`No key with id "${positionals[0]}" (see: keys list)`);
         // Running gateways drop it from their key caches at once (with REDIS_URL), else within keyCacheSeconds.
-        if (outcome === 'revoked') await publishRevocations(process.env, [publicIdOf(positionals[0]!) ?? positionals[0]!]);
+        if (outcome === 'revoked') warnUntold(io, await publishRevocations(process.env, [publicIdOf(positionals[0]!) ?? positionals[0]!]));
         io.out(outcome === 'revoked' ? `Revoked ${positionals[0]}.` : `${positionals[0]} was already revoked.`);
       });
     } else {
@@ -285,7 +290,7 @@ const commands: Record<string, Command> = {
         }
         const disabled = await disableAccount(db.prisma, account);
         if (!disabled) throw new UsageError(`No account "${account}"`);
-        await publishRevocations(process.env, disabled.revokedKeys);
+        warnUntold(io, await publishRevocations(process.env, disabled.revokedKeys));
         io.out(`Disabled "${account}": ${disabled.revokedKeys.length} key(s) revoked${disabled.revokedKeys.length ? ` (${disabled.revokedKeys.join(', ')})` : ''}, its sessions ended.`);
       });
     } else {

@@ -24,9 +24,20 @@ class RevocationHub {
   constructor(url: string) {
     this.publisher = new Redis(url, { ...connectionOptions, connectionName: `icon-catalogue:key-revocations:${process.pid}` });
     this.subscriber = new Redis(url, { ...connectionOptions, connectionName: `icon-catalogue:key-revocations-sub:${process.pid}` });
-    // Outages are reported by the failed publish; ioredis reconnects and subscribes again itself.
+    // The publisher's outages are reported by the failed publish. The subscriber's would go
+    // unnoticed (no message arrives), so it is reported once per outage; ioredis reconnects and
+    // subscribes again itself.
     this.publisher.on('error', () => {});
-    this.subscriber.on('error', () => {});
+    let subscriberDown = false;
+    this.subscriber.on('error', (error: Error) => {
+      if (subscriberDown) return;
+      subscriberDown = true;
+      logger.warn({ msg: `key revocations: not listening on Redis (${error.message}); keys revoked on other gateways are forgotten here within keyCacheSeconds until it is back` });
+    });
+    this.subscriber.on('ready', () => {
+      if (subscriberDown) logger.info({ msg: 'key revocations: listening on Redis again' });
+      subscriberDown = false;
+    });
     this.subscriber.on('message', (_channel: string, publicId: string) => {
       for (const listener of this.listeners) listener(publicId);
     });
@@ -85,18 +96,22 @@ export function createKeyRevocations(env: NodeJS.ProcessEnv, keep: SharedResourc
   };
 }
 
-/** Tells running gateways that these keys were revoked (the CLI's `keys revoke`, `accounts disable`); nothing without REDIS_URL. */
-export async function publishRevocations(env: NodeJS.ProcessEnv, publicIds: readonly string[]): Promise<boolean> {
+/**
+ * Tells running gateways that these keys were revoked (the CLI's `keys revoke`, `accounts disable`);
+ * nothing without REDIS_URL. Resolves to why it could not, when REDIS_URL is set and Redis failed.
+ */
+export async function publishRevocations(env: NodeJS.ProcessEnv, publicIds: readonly string[]): Promise<string | undefined> {
   const url = env.REDIS_URL || undefined;
-  if (!url || publicIds.length === 0) return false;
+  if (!url || publicIds.length === 0) return undefined;
   const redis = new Redis(url, { ...connectionOptions, lazyConnect: true });
+  // Reported once, by the failed connect or publish below.
   redis.on('error', () => {});
   try {
     await redis.connect();
     for (const publicId of publicIds) await redis.publish(REVOCATION_CHANNEL, publicId);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   } finally {
     redis.disconnect();
   }

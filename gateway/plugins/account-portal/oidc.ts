@@ -97,6 +97,8 @@ export function parseFlow(text: string | null): OidcFlow | undefined {
     if (typeof value.state === 'string' && typeof value.nonce === 'string' && typeof value.verifier === 'string') {
       return { state: value.state, nonce: value.nonce, verifier: value.verifier };
     }
-  } catch {}
+  } catch {
+    // Not JSON: not a flow this gateway wrote, so there is none to finish (the callback is refused).
+  }
   return undefined;
 }
