@@ -1,26 +1,16 @@
 // Issue 46, item 4: a metadata entry that names no SVG file of its folder (a typo, a file
 // removed) is reported, one warning line naming the entry, instead of being dropped silently;
 // the icons still import (exit 0). Driven through the operator CLI on a fresh embedded database.
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/commands.ts';
+import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
+import { embeddedWorkspace, runCliCaptured } from '../helpers/cli.ts';
 
-let work: string;
+const cli = runCliCaptured;
 let folder: string;
-const savedEnv = { ...process.env };
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (line) => out.push(line), err: (line) => err.push(line), isTTY: false, stderr: undefined });
-  return { code, out, err };
-}
-
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'icon-metadata-'));
+embeddedWorkspace('icon-metadata-', async (work) => {
   folder = join(work, 'meta');
   await mkdir(folder);
   for (const file of ['home.svg', 'pencil-line.svg', 'Café Crème.svg']) await copyFile(join(PROJECT_ROOT, 'test/fixtures/own-icons', file), join(folder, file));
@@ -35,12 +25,6 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  delete process.env.DATABASE_URL;
-  process.env.PGLITE_DATA_DIR = join(work, 'pglite');
-});
-afterAll(async () => {
-  process.env = savedEnv;
-  await rm(work, { recursive: true, force: true });
 });
 
 describe('metadata entries that name no SVG file', () => {

@@ -3,22 +3,17 @@
 // and reports each bad one; a dry run of a removal writes nothing; the removal, a change and a
 // rename apply as a difference (ids, slugs and owners kept); export round-trips through import;
 // grants of a whole set reach icons added later; --strict and an all-bad folder fail.
-import { cp, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/commands.ts';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../prisma/database.ts';
 import { PROJECT_ROOT } from '../../lib/project-root.ts';
+import { embeddedWorkspace, runCliCaptured } from '../helpers/cli.ts';
 
-let work: string;
 let folder: string;
-const savedEnv = { ...process.env };
 
 async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (line) => out.push(line), err: (line) => err.push(line), isTTY: false, stderr: undefined });
+  const { code, out, err } = await runCliCaptured(...argv);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -65,18 +60,11 @@ const BAD_FILES = [
   'script.svg',
 ];
 
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'icon-own-'));
+const workspace = embeddedWorkspace('icon-own-', async (work) => {
   folder = join(work, 'acme');
   await cp(join(PROJECT_ROOT, 'test/fixtures/own-icons'), folder, { recursive: true });
   // Over the 5 MB limit: a drawing padded with a comment, so only its size is wrong.
   await writeFile(join(folder, 'huge.svg'), `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><!--${'x'.repeat(5 * 1024 * 1024)}--><path d="M0 0h24v24H0z"/></svg>`);
-  delete process.env.DATABASE_URL;
-  process.env.PGLITE_DATA_DIR = join(work, 'pglite');
-});
-afterAll(async () => {
-  process.env = savedEnv;
-  await rm(work, { recursive: true, force: true });
 });
 
 describe('a folder of SVG files', () => {
@@ -198,7 +186,7 @@ describe('a folder of SVG files', () => {
 
 describe('export', () => {
   it('writes IconifyJSON that imports back to the same icons', async () => {
-    const file = join(work, 'acme.json');
+    const file = join(workspace.dir, 'acme.json');
     const exported = await cli('export', '--set', 'acme', '--out', file);
     expect(exported.code, exported.err).toBe(0);
     const json = JSON.parse(await readFile(file, 'utf8'));
@@ -238,7 +226,7 @@ describe('failures', () => {
   });
 
   it('a folder where nothing can be imported exits 1 and leaves the set as it was', async () => {
-    const bad = join(work, 'bad');
+    const bad = join(workspace.dir, 'bad');
     await cp(join(PROJECT_ROOT, 'test/fixtures/own-icons'), bad, { recursive: true });
     for (const name of ['home.svg', 'Sunset Palette.svg', 'pencil-line.svg', 'offset-box.svg', 'Café Crème.svg', 'Ключ.svg', 'metadata.yaml']) await unlink(join(bad, name));
     const { code, err } = await cli('import', '--source', bad, '--prefix', 'acme-bad');
