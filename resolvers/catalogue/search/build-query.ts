@@ -153,6 +153,15 @@ function rankedSegment(page: RelevancePage, name: string, rank: [Prisma.Sql, Pri
     : [plainSegment(page, name, rank, page.read.documents, Prisma.sql`${countOf(before)} < ${page.needed} AND ${condition}`)];
 }
 
+/**
+ * How a segment that ranks full-text matches is ranked: walked (`walks`), or, for a phrase whose
+ * name tier has candidates, tier by tier from them (a walk of no rows); null to rank it in full.
+ */
+function walkOf(page: RelevancePage, walks: boolean, named: TierCandidates | undefined, tiers: Omit<Walk, 'rank' | 'condition' | 'rows' | 'named'>): Omit<Walk, 'rank' | 'condition'> | null {
+  if (!walks && !(page.walks.phrase && named?.name)) return null;
+  return { rows: walks ? page.walkRows : 0, named, ...tiers };
+}
+
 /** Tiers 1-2: names starting with the phrase. */
 function headSegment(page: RelevancePage): Prisma.Sql {
   const { plan, c } = page;
@@ -167,19 +176,14 @@ function wordsSegment(page: RelevancePage): Prisma.Sql[] {
   const { plan, c, walks, named } = page;
   // What the segment leaves to the head, beside its match.
   const outside = Prisma.sql`NOT ${c.namePrefix}`;
-  const walk =
-    walks.words || (walks.phrase && named.words?.name)
-      ? {
-          rows: walks.words ? page.walkRows : 0,
-          named: named.words,
-          nameTier: TIERS.wordsInName,
-          outside,
-          inName: Prisma.sql`${c.typedInName} AND ${everyTokenInName(plan)}`,
-          notInName: Prisma.sql`NOT ${everyTokenInName(plan)}`,
-          tagged: Prisma.sql`${c.typedTagged} AND ${outside}`,
-          untagged: Prisma.sql`NOT i.search @@ ${plan.all.nameOrTags}::tsquery`,
-        }
-      : null;
+  const walk = walkOf(page, walks.words, named.words, {
+    nameTier: TIERS.wordsInName,
+    outside,
+    inName: Prisma.sql`${c.typedInName} AND ${everyTokenInName(plan)}`,
+    notInName: Prisma.sql`NOT ${everyTokenInName(plan)}`,
+    tagged: Prisma.sql`${c.typedTagged} AND ${outside}`,
+    untagged: Prisma.sql`NOT i.search @@ ${plan.all.nameOrTags}::tsquery`,
+  });
   return rankedSegment(page, 'words', [wordsTier(plan), partialOfWords(plan)], ['head'], Prisma.sql`${c.typed} AND ${outside}`, walk);
 }
 
@@ -201,19 +205,14 @@ function fixedRestSegment(page: RelevancePage): Prisma.Sql[] {
   const { plan, c, walks, named } = page;
   // What the segment leaves to the segments before it, beside its match.
   const outside = Prisma.sql`NOT ${c.typed} AND NOT ${c.namePrefix} AND NOT ${c.fixedPrefix}`;
-  const walk =
-    walks.fixedRest || (walks.phrase && named.fixedRest?.name)
-      ? {
-          rows: walks.fixedRest ? page.walkRows : 0,
-          named: named.fixedRest,
-          nameTier: TIERS.correctedInName,
-          outside,
-          inName: c.matchingInName,
-          notInName: Prisma.sql`NOT i.search @@ ${plan.matching.name}::tsquery`,
-          tagged: Prisma.sql`${c.matchingTagged} AND ${outside}`,
-          untagged: Prisma.sql`NOT i.search @@ ${plan.matching.nameOrTags}::tsquery`,
-        }
-      : null;
+  const walk = walkOf(page, walks.fixedRest, named.fixedRest, {
+    nameTier: TIERS.correctedInName,
+    outside,
+    inName: c.matchingInName,
+    notInName: Prisma.sql`NOT i.search @@ ${plan.matching.name}::tsquery`,
+    tagged: Prisma.sql`${c.matchingTagged} AND ${outside}`,
+    untagged: Prisma.sql`NOT i.search @@ ${plan.matching.nameOrTags}::tsquery`,
+  });
   return rankedSegment(page, 'fixed_rest', [correctedTier(plan), Prisma.sql`0`], ['head', 'words', 'fixed_head'], Prisma.sql`${c.matching} AND ${outside}`, walk);
 }
 
