@@ -64,6 +64,29 @@ describe('KeyCache', () => {
     expect(cache.record('unknown019')).toBeNull(); // the most recent unknown ids are remembered too
     expect(lookups.length).toBe(21);
   });
+
+  it('answers a request whose lookup was under way when its key was revoked with the record read after the revocation', async () => {
+    // A revocation reaches a gateway twice (its own portal, then its own Redis message), so a
+    // request may be looking the key up when the second one arrives.
+    let revoked = false;
+    const lookups: Array<() => void> = [];
+    const cache = new KeyCache({
+      ttlSeconds: 60,
+      lookup: (publicId) =>
+        new Promise((resolve) => lookups.push(() => resolve(publicId === 'abcdefghij' ? recordOf(KEY, revoked) : null))),
+    });
+    const pending = cache.record('abcdefghij');
+    revoked = true;
+    cache.forget('abcdefghij');
+    lookups.shift()!(); // the lookup that began before the revocation comes back
+    await new Promise((wait) => setImmediate(wait));
+    expect(lookups.length).toBe(1); // and a new one was made
+    lookups.shift()!();
+    const record = await pending;
+    expect(record?.revoked).toBe(true);
+    expect(checkApiKey(record, KEY)).toBeUndefined();
+    expect(cache.record('abcdefghij')).toBe(record); // kept like any other record
+  });
 });
 
 describe('createKeyToucher', () => {

@@ -74,7 +74,8 @@ export class KeyCache {
     const cached = this.entries.get(publicId);
     if (cached) return cached.record;
     if (this.unknownIds!.has(publicId)) return null;
-    return this.entries.fetch(publicId).then(
+    const status: LRUCache.Status<string, Entry> = {};
+    return this.entries.fetch(publicId, { status }).then(
       (fetched) => {
         const record = fetched?.record ?? null;
         if (record === null) {
@@ -83,7 +84,10 @@ export class KeyCache {
         }
         return record;
       },
-      (error: unknown) => this.lastKnown(publicId, error),
+      // forget() during the lookup (a revocation, which reaches a gateway twice: from its own
+      // portal, then from Redis) abandons it, as it may have read the key before the
+      // revocation: the request waits for a lookup made after it instead of failing.
+      (error: unknown) => (status.fetchAborted ? this.record(publicId) : this.lastKnown(publicId, error)),
     );
   }
 
