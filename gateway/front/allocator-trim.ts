@@ -1,12 +1,11 @@
 // Giving the C allocator's free pages back to the operating system, every
 // MALLOC_TRIM_INTERVAL_MS (10 s by default; 0: never). glibc's free() returns only the free space
-// at the top of an arena, so blocks freed below live ones keep their pages: an embedded gateway
-// held 89 MB of such pages once started (PGlite's start and the list index's read left them) and
-// 34-59 MB more than it used after the long tails (bench/RESULTS.md, 2026-11-27, 11:30-13:40
-// UTC). malloc_trim(0) gives back the free pages anywhere in every arena; it took 1-2 ms on the
-// main thread (13.5 ms at most: the first, after a start). Node has no binding for it, so koffi
-// (an FFI library whose npm package carries its built binaries; its install script is not
-// needed) calls it. Only where the C library is glibc; elsewhere nothing runs.
+// at the top of an arena, so blocks freed below live ones keep their pages: PGlite's start and
+// the list index's read leave tens of megabytes of them in an embedded gateway, and a long run of
+// cache misses more (bench/results-comment-figures.md). malloc_trim(0) gives back the free pages
+// anywhere in every arena, in a millisecond or two of the main thread. Node has no binding for
+// it, so koffi (an FFI library whose npm package carries its built binaries; its install script
+// is not needed) calls it. Only where the C library is glibc; elsewhere nothing runs.
 import { z } from 'zod';
 import { envWholeNumber, validateConfig } from '../../lib/config-validation.ts';
 

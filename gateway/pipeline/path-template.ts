@@ -25,6 +25,7 @@ export function pathParams({ pattern, names }: PathTemplate, path: string): Reco
     try {
       params[names[i]!] = decodeURIComponent(found[i + 1]!);
     } catch {
+      // A malformed %-escape: the path matches no route of this template (404, not 500).
       return undefined;
     }
   }

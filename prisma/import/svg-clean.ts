@@ -173,6 +173,8 @@ export function checkIconBody(
     colours.delete('{"type":"current"}');
     return { ok: true, multicolor: colours.size > 1 || (colours.size === 1 && !colours.has('unset')) };
   } catch {
+    // A colour @iconify/tools cannot parse does not make the markup unsafe (that was checked
+    // above); the icon is kept and treated as one-colour, which only decides the `palette` flag.
     return { ok: true, multicolor: false };
   }
 }

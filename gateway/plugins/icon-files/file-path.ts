@@ -6,6 +6,7 @@ export function fileOf(path: string, base: string, extension: string): { prefix:
   try {
     return { prefix: decodeURIComponent(segments[0]), name: decodeURIComponent(segments[1]) };
   } catch {
+    // A malformed %-escape names no icon: the caller answers 404.
     return undefined;
   }
 }

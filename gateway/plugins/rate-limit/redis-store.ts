@@ -270,6 +270,7 @@ export class RedisStore implements RateLimitStore {
     try {
       return (await this.ask(() => this.redis.ping())) === 'PONG';
     } catch {
+      // The readiness probe asks yes or no; it reports a "no" itself (503 with the check named).
       return false;
     }
   }
