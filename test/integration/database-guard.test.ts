@@ -85,7 +85,10 @@ describe('PGlite (one connection)', () => {
 
 describe.skipIf(skipPostgres)('PostgreSQL', () => {
   it('lets the pool run its queries and maxWaiting wait, and refuses the others at once as busy', async () => {
-    const db = await open({ url: ADMIN_URL, poolSize: 2, serving: limits({ maxWaiting: 2 }) });
+    // Connecting is not what is tested: both connections are opened first, with all the time a
+    // loaded machine needs (a connect timeout here would be an "unreachable", not a refusal).
+    const db = await open({ url: ADMIN_URL, poolSize: 2, serving: limits({ maxWaiting: 2, connectTimeoutMs: 30_000, queryTimeoutMs: 60_000 }) });
+    await Promise.all([sleepQuery(db, 0.05), sleepQuery(db, 0.05)]);
     const results = await concurrentSleeps(db, 10, 0.3);
     const served = results.filter((result) => result.outcome === 'ok').map(({ ms }) => ms);
     expect(served).toHaveLength(4);
