@@ -166,6 +166,7 @@ const storable = (text: string) => !text.includes('\u0000') && !/\p{Cs}/u.test(t
 export interface IconifySetData {
   prefix: string;
   name: string;
+  /** Published free icons: what anyone may have of it. */
   total: number;
   author: string;
   authorUrl: string | null;
@@ -206,7 +207,8 @@ export async function iconifySets(reads: Reads, prefix?: string): Promise<Iconif
   const rows = await reads.rows<SetRow>(
     prefix === undefined ? 'iconify_sets' : 'iconify_set',
     Prisma.sql`
-      SELECT s.prefix, s.name, s.icon_count AS total, s.author, s.author_url, s.license_title, s.license_spdx, s.license_url,
+      SELECT s.prefix, s.name,
+        (SELECT count(*)::int FROM icons i WHERE i.set_id = s.id AND i.published AND NOT i.premium) AS total, s.author, s.author_url, s.license_title, s.license_spdx, s.license_url,
         s.multicolor, s.premium, floor(extract(epoch FROM s.imported_at))::int AS last_modified,
         ARRAY(SELECT i.source_name FROM icons i WHERE i.set_id = s.id AND i.published AND NOT i.premium ORDER BY i.source_name LIMIT ${SAMPLES}) AS samples,
         (SELECT i.height FROM icons i WHERE i.set_id = s.id AND i.published GROUP BY i.height ORDER BY count(*) DESC, i.height LIMIT 1) AS height

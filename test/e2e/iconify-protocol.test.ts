@@ -329,6 +329,16 @@ describe('the lists', () => {
     expect(owner).not.toContain(unowned.name);
     // The owner's answer is not kept for anyone else.
     expect(names(await json(path))).not.toContain(owned.name);
+    // `total` counts the icons the caller may have, as Iconify's counts the icons it lists.
+    type Counted = { total: number; categories?: Record<string, string[]>; info: { total: number } };
+    const listed = (answer: Counted) => Object.values(answer.categories ?? {}).flat().length;
+    const anonymousAnswer = await json<Counted>(`${path}&info=true`);
+    const ownerAnswer = await json<Counted>(`${path}&info=true`, { 'x-api-key': ownerKey });
+    expect(anonymousAnswer.total).toBe(listed(anonymousAnswer));
+    expect(anonymousAnswer.info.total).toBe(anonymousAnswer.total);
+    expect(ownerAnswer.total).toBe(anonymousAnswer.total + 1);
+    expect(ownerAnswer.info.total).toBe(ownerAnswer.total);
+    expect((await json<Record<string, { total: number }>>(`/iconify/collections?prefix=${owned.prefix}`))[owned.prefix]!.total).toBe(anonymousAnswer.total);
 
     const query = `/iconify/search?query=${encodeURIComponent(owned.name.replaceAll('-', ' '))}&prefix=${owned.prefix}&limit=999`;
     const found = await json<{ icons: string[] }>(query);

@@ -2,8 +2,9 @@
 // an SVG document or a stylesheet built by @iconify/utils (the rules of aliases, rotation, flip
 // and size are the library's, not ours), and the info, collection and search objects of
 // Iconify's API. Pure functions: no HTTP, no catalogue access.
-import type { IconifyAlias, IconifyInfo, IconifyJSON } from '@iconify/types';
+import type { IconifyInfo, IconifyJSON } from '@iconify/types';
 import { getIconData, getIconsCSS, iconToHTML, iconToSVG, type IconifyIconCustomisations } from '@iconify/utils';
+import { iconifyAlias } from '../../../prisma/import/aliases.ts';
 import type { IconifyAliasData, IconifySetData } from '../../../resolvers/catalogue/iconify.ts';
 
 /** getIconsCSS's options (their type is not exported by name). */
@@ -34,16 +35,6 @@ export interface IconsData {
 /** A set as the IconifySets operation gives it: the resolver's record, as GraphQL returns it. */
 export type SetData = IconifySetData;
 
-function aliasEntry(alias: AliasData): IconifyAlias {
-  const entry: IconifyAlias = { parent: alias.parent };
-  if (alias.rotate) entry.rotate = alias.rotate;
-  if (alias.hFlip) entry.hFlip = true;
-  if (alias.vFlip) entry.vFlip = true;
-  if (alias.width !== null) entry.width = alias.width;
-  if (alias.height !== null) entry.height = alias.height;
-  return entry;
-}
-
 /**
  * The icon data of a request as IconifyJSON: a size all the icons share is said once at the root
  * (as Iconify's sets say it), others per icon; `not_found` only when some name was not found.
@@ -59,7 +50,7 @@ export function iconifyJson(data: IconsData): IconifyJSON {
   for (const icon of data.icons) {
     json.icons[icon.name] = shared ? { body: icon.body } : { body: icon.body, width: icon.width, height: icon.height };
   }
-  for (const alias of data.aliases) json.aliases![alias.name] = aliasEntry(alias);
+  for (const alias of data.aliases) json.aliases![alias.name] = iconifyAlias(alias);
   if (data.notFound.length) json.not_found = data.notFound;
   return json;
 }
@@ -123,8 +114,10 @@ export interface CollectionData {
 
 /** Iconify's /collection answer; `info` and `chars` as asked (the catalogue keeps no characters map). */
 export function collectionJson(data: CollectionData, { info }: { info: boolean }): Record<string, unknown> {
-  const json: Record<string, unknown> = { prefix: data.set.prefix, total: data.set.total, title: data.set.name };
-  if (info) json.info = setInfo(data.set);
+  // The icons listed, which for an owner's key include its premium ones: the set's `total` counts free icons only.
+  const total = data.categories.reduce((sum, category) => sum + category.icons.length, 0);
+  const json: Record<string, unknown> = { prefix: data.set.prefix, total, title: data.set.name };
+  if (info) json.info = { ...setInfo(data.set), total };
   if (data.categories.length) json.categories = Object.fromEntries(data.categories.map((category) => [category.name, category.icons]));
   if (data.aliases.length) json.aliases = Object.fromEntries(data.aliases.map((alias) => [alias.name, alias.parent]));
   return json;
