@@ -28,8 +28,8 @@ Commands:
                       Import one set: a folder of SVG files (cleaned; bad files are reported
                       and left out) or an IconifyJSON file. A re-import applies the difference:
                       changed icons get a new body, removed ones are unpublished.
-                      --dry-run prints what would be added, changed, removed and rejected and
-                      writes nothing; --strict fails (exit 1, nothing written) if any file
+                      --dry-run prints what would be added, changed, removed and rejected (icons
+                      and aliases) and writes nothing; --strict fails (exit 1, nothing written) if any file
                       was rejected. Exit 1 also when no icon could be imported.
   export --set <prefix> [--out <file>]
                       Write a set as IconifyJSON (to stdout without --out).
@@ -92,6 +92,13 @@ function reportImport(summary: ImportSummary, io: Io, { dryRun, strict }: { dryR
       list('removed', removed);
       list('renamed', renamed.map(([from, to]) => `${from} -> ${to}`));
       list('rejected', set.rejected.map((rejection) => rejection.file));
+      const aliases = set.plan.aliases;
+      if (aliases.added.length + aliases.changed.length + aliases.removed.length > 0) {
+        io.out(`  aliases: ${aliases.added.length} ${verb} added, ${aliases.changed.length} changed, ${aliases.removed.length} removed`);
+        list('aliases added', aliases.added);
+        list('aliases changed', aliases.changed);
+        list('aliases removed', aliases.removed);
+      }
     }
     if (set.status === 'empty') {
       io.err(`error: ${set.prefix}: nothing could be imported${set.rejected.length ? ` (${set.rejected.length} files rejected)` : ''}; the set is left as it was`);

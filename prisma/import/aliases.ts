@@ -1,8 +1,9 @@
 // Which of a set's names are aliases, as rows of `icon_aliases`: each keeps its own parent and
 // the transformations and size it adds (the protocol hands them out as the set declares them and
 // @iconify/utils merges them along the chain when it draws), and the icon its chain ends at.
-import type { ExtendedIconifyAlias, IconifyJSON } from '@iconify/types';
+import type { ExtendedIconifyAlias, IconifyAlias, IconifyJSON } from '@iconify/types';
 import type { getIconsTree } from '@iconify/utils';
+import type { PrismaClient } from '../generated/client.ts';
 
 export interface MappedAlias {
   name: string;
@@ -74,4 +75,42 @@ export function renameAliases(renames: Record<string, string> | undefined, iconN
     added.push(alias);
   }
   return added;
+}
+
+/** A set's alias rows as they are stored, by name; `published`: whether the icon its chain ends at is. */
+export async function storedAliases(prisma: PrismaClient, prefix: string): Promise<(MappedAlias & { published: boolean })[]> {
+  const rows = await prisma.$queryRawUnsafe<{ name: string; parent: string; icon: string; rotate: number; h_flip: boolean; v_flip: boolean; width: number | null; height: number | null; published: boolean }[]>(
+    `SELECT a.name, a.parent, i.source_name AS icon, a.rotate::int AS rotate, a.h_flip, a.v_flip, a.width, a.height, i.published
+     FROM icon_aliases a JOIN icon_sets s ON s.id = a.set_id JOIN icons i ON i.id = a.icon_id
+     WHERE s.prefix = $1 ORDER BY a.name`,
+    prefix,
+  );
+  return rows.map((row) => ({ name: row.name, parent: row.parent, icon: row.icon, rotate: row.rotate, hFlip: row.h_flip, vFlip: row.v_flip, width: row.width, height: row.height, published: row.published }));
+}
+
+/** An alias as IconifyJSON writes it: only what it adds to its parent. */
+export function iconifyAlias(alias: Omit<MappedAlias, 'name' | 'icon'>): IconifyAlias {
+  const entry: IconifyAlias = { parent: alias.parent };
+  if (alias.rotate) entry.rotate = alias.rotate;
+  if (alias.hFlip) entry.hFlip = true;
+  if (alias.vFlip) entry.vFlip = true;
+  if (alias.width !== null) entry.width = alias.width;
+  if (alias.height !== null) entry.height = alias.height;
+  return entry;
+}
+
+/** What writing `incoming` as a set's aliases would change of `stored`: alias names added, changed and removed. */
+export function aliasChanges(stored: readonly MappedAlias[], incoming: readonly MappedAlias[]): { added: string[]; changed: string[]; removed: string[] } {
+  const before = new Map(stored.map((alias) => [alias.name, alias]));
+  const after = new Set(incoming.map((alias) => alias.name));
+  const same = (a: MappedAlias, b: MappedAlias) =>
+    a.parent === b.parent && a.icon === b.icon && a.rotate === b.rotate && a.hFlip === b.hFlip && a.vFlip === b.vFlip && a.width === b.width && a.height === b.height;
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const alias of incoming) {
+    const old = before.get(alias.name);
+    if (!old) added.push(alias.name);
+    else if (!same(old, alias)) changed.push(alias.name);
+  }
+  return { added, changed, removed: stored.map((alias) => alias.name).filter((name) => !after.has(name)) };
 }

@@ -1,10 +1,12 @@
 // A set of the catalogue as IconifyJSON (`export --set <prefix>`): its published icons with their
-// bodies and boxes, its categories and info, and what IconifyJSON has no field for (display
-// names, tags, keywords, styles) under the top-level key EXTRAS_KEY, which Iconify's tools leave
-// alone and this importer reads back (own-sources.ts): importing the file gives the same icons.
+// bodies and boxes, the aliases of them, its categories and info, and what IconifyJSON has no
+// field for (display names, tags, keywords, styles) under the top-level key EXTRAS_KEY, which
+// Iconify's tools leave alone and this importer reads back (own-sources.ts): importing the file
+// gives the same icons and aliases.
 import type { IconifyJSON } from '@iconify/types';
 import { validateIconSet } from '@iconify/utils';
 import type { PrismaClient } from '../generated/client.ts';
+import { iconifyAlias, storedAliases } from './aliases.ts';
 import type { IconExtras } from './map-set.ts';
 
 export const EXTRAS_KEY = 'x-icon-catalogue';
@@ -49,6 +51,8 @@ export async function exportSet(prisma: PrismaClient, prefix: string): Promise<I
     else json.categories![icon.category_name] = [icon.source_name];
     extras[icon.source_name] = { name: icon.name, style: icon.style, keywords: icon.keywords, tags: icon.tags, category: icon.category_name };
   }
+  const aliases = (await storedAliases(prisma, prefix)).filter((alias) => alias.published);
+  if (aliases.length) json.aliases = Object.fromEntries(aliases.map((alias) => [alias.name, iconifyAlias(alias)]));
   if (icons.length) validateIconSet(json);
   return { ...json, [EXTRAS_KEY]: extras };
 }

@@ -145,14 +145,14 @@ async function importOne(prisma: PrismaClient, file: SetFile, options: ImportOpt
   if (Object.keys((source.json as { icons?: object }).icons ?? {}).length === 0) {
     return { ...base, status: 'empty', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
-  const { set, icons, aliases: setAliases, brokenAliases } = await timed('map', () => mapIconSet(source, setOptions));
+  const { set, icons, aliases: setAliases, brokenAliases } = await timed('map', () => mapIconSet(source, { ...setOptions, renames: allRenames }));
   const published = new Set(icons.filter((icon) => icon.published).map((icon) => icon.sourceName));
   const aliases = [...setAliases, ...renameAliases(allRenames, published, setAliases)];
   if (set.prefix !== file.prefix) throw new Error(`${file.prefix}: the source declares prefix "${set.prefix}"`);
   if (options.strict && rejected.length && !options.dryRun) {
     return { ...base, status: 'refused', icons: existing?.iconCount ?? 0, milliseconds: performance.now() - started };
   }
-  const plan = await timed('plan', () => planSet(prisma, { set, icons, renames: allRenames }));
+  const plan = await timed('plan', () => planSet(prisma, { set, icons, renames: allRenames, aliases }));
   if (options.dryRun) {
     return { ...base, status: 'planned', icons: set.iconCount, milliseconds: performance.now() - started, plan, brokenAliases };
   }

@@ -54,6 +54,11 @@ export interface SetOptions {
   premium: boolean | readonly string[];
   /** From config; used when no suffix says otherwise. */
   defaultStyle?: string;
+  /**
+   * Old name -> new name. An old name that is no icon's or alias's of the set becomes an alias of
+   * the new one (aliases.ts's renameAliases), so its words find the icon, as an alias's do.
+   */
+  renames?: Readonly<Record<string, string>>;
 }
 
 export interface MappedSet {
@@ -237,14 +242,15 @@ export function mapIconSet(source: SetSource, options: SetOptions): MappedIconSe
     return parents?.length ? parents[parents.length - 1]! : null;
   };
   const aliasesByIcon = new Map<string, string[]>();
-  for (const alias of aliasNames) {
-    if (icons.has(alias)) continue; // an icon of the same name wins
-    const target = resolve(alias);
-    if (target === null) continue;
+  const addAlias = (alias: string, target: string | null) => {
+    if (target === null) return; // a broken or circular chain
     const list = aliasesByIcon.get(target);
     if (list) list.push(alias);
     else aliasesByIcon.set(target, [alias]);
-  }
+  };
+  // An icon of the same name wins over an alias.
+  for (const alias of aliasNames) if (!icons.has(alias)) addAlias(alias, resolve(alias));
+  for (const [from, to] of Object.entries(options.renames ?? {})) if (!icons.has(from) && !json.aliases?.[from]) addAlias(from, resolve(to));
 
   // --- categories and tags -------------------------------------------------------------
   const refs = new Map<string, NamedRef>();

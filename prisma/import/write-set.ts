@@ -6,7 +6,7 @@
 import { sanitizedMark } from '../../lib/svg/sanitize.ts';
 import type { PrismaClient } from '../generated/client.ts';
 import { matchesAny } from './catalogue-config.ts';
-import type { MappedAlias } from './aliases.ts';
+import { aliasChanges, storedAliases, type MappedAlias } from './aliases.ts';
 import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
 
 type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -63,12 +63,13 @@ export interface WriteSetInput {
   onProgress?: (progress: WriteProgress) => void;
 }
 
-/** What an import of the set would change: icon names added, changed, removed (unpublished) and renamed. */
+/** What an import of the set would change: icon names added, changed, removed (unpublished) and renamed, and alias names. */
 export interface SetPlan {
   added: string[];
   changed: string[];
   removed: string[];
   renamed: [from: string, to: string][];
+  aliases: { added: string[]; changed: string[]; removed: string[] };
 }
 
 /** The renames that apply: the old name has a row, the new one has none yet and is in the source. */
@@ -77,7 +78,7 @@ function applicableRenames(renames: Record<string, string> | undefined, existing
 }
 
 /** Compares the set's rows with the mapped icons; reads only. */
-export async function planSet(prisma: PrismaClient, input: Pick<WriteSetInput, 'set' | 'icons' | 'renames'>): Promise<SetPlan> {
+export async function planSet(prisma: PrismaClient, input: Pick<WriteSetInput, 'set' | 'icons' | 'renames' | 'aliases'>): Promise<SetPlan> {
   const rows = await prisma.$queryRawUnsafe<{ source_name: string; published: boolean; body: string; name: string; premium: boolean; style: string; keywords: string[]; tag_names: string[]; category_name: string }[]>(
     `SELECT i.source_name, i.published, i.body, i.name, i.premium, i.style, i.keywords, i.tag_names, i.category_name
      FROM icons i JOIN icon_sets s ON s.id = i.set_id WHERE s.prefix = $1`,
@@ -90,7 +91,7 @@ export async function planSet(prisma: PrismaClient, input: Pick<WriteSetInput, '
     existing.set(to, existing.get(from)!);
     existing.delete(from);
   }
-  const plan: SetPlan = { added: [], changed: [], removed: [], renamed };
+  const plan: SetPlan = { added: [], changed: [], removed: [], renamed, aliases: aliasChanges(await storedAliases(prisma, input.set.prefix), input.aliases ?? []) };
   for (const [name, icon] of incoming) {
     const row = existing.get(name);
     if (!row?.published) plan.added.push(name);

@@ -169,6 +169,11 @@ describe('a folder of SVG files', () => {
     const { code, out } = await cli('import', '--source', folder, '--prefix', 'acme', '--license', 'MIT');
     expect(code).toBe(0);
     expect(out).toMatch(/^ {2}renamed: cafe-creme -> coffee$/m);
+    // The old name keeps answering, as an alias of the new one.
+    expect(out).toMatch(/^ {2}aliases: 1 were added, 0 changed, 0 removed$/m);
+    expect(out).toMatch(/^ {2}aliases added: cafe-creme$/m);
+    const [words] = await query<{ keywords: string[] }>(`SELECT keywords FROM icons WHERE slug = 'acme-cafe-creme'`);
+    expect(words!.keywords).toEqual(expect.arrayContaining(['cafe', 'creme'])); // its old name's words find it, as an alias's do
     const coffee = (await icons('acme')).find((row) => row.source_name === 'coffee')!;
     expect(coffee).toMatchObject({ id: before.id, slug: 'acme-cafe-creme', published: true, name: 'Coffee' });
     const owners = await query<{ name: string }>(`SELECT a.name FROM ownership o JOIN accounts a ON a.id = o.account_id WHERE o.icon_id = $1`, before.id);
@@ -192,6 +197,7 @@ describe('export', () => {
     const json = JSON.parse(await readFile(file, 'utf8'));
     expect(json.prefix).toBe('acme');
     expect(Object.keys(json.icons)).not.toContain('home');
+    expect(json.aliases).toEqual({ 'cafe-creme': { parent: 'coffee' } });
     const stdout = await cli('export', '--set', 'acme');
     expect(JSON.parse(stdout.out)).toEqual(json);
 
@@ -206,6 +212,12 @@ describe('export', () => {
     // And a re-import of the export into its own set changes nothing.
     const again = await cli('import', '--source', file, '--prefix', 'acme', '--dry-run');
     expect(again.out).toContain('acme: 0 would be added, 0 changed, 0 removed');
+    expect(again.out).not.toContain('aliases');
+    // Without the alias, the same file would take it away, and the dry run says so.
+    await writeFile(file, JSON.stringify({ ...json, aliases: {} }));
+    const without = await cli('import', '--source', file, '--prefix', 'acme', '--dry-run');
+    expect(without.out).toMatch(/^ {2}aliases: 0 would be added, 0 changed, 1 removed$/m);
+    expect(without.out).toMatch(/^ {2}aliases removed: cafe-creme$/m);
   });
 
   it('an unknown set is an error of one line, exit 1', async () => {

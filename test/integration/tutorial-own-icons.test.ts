@@ -44,6 +44,7 @@ it('runs as written and says what the text says', { timeout: 900_000 }, async ()
   expect(output).toMatch(/^ {2}changed: home$/m);
   expect(output).toMatch(/^ {2}removed: sunrise$/m);
   expect(output).toMatch(/^ {2}renamed: logo-acme -> logo$/m);
+  expect(output).toMatch(/^ {2}aliases added: logo-acme$/m);
   expect(output).toMatch(/Granted the set "acme" to "acme-web": 3 icons newly owned/);
   expect(output).toMatch(/^acme home logo$/m);
   expect(output).toMatch(/Revoked the set "acme" from "acme-web"/);
