@@ -28,9 +28,10 @@ Commands:
                       Import one set: a folder of SVG files (cleaned; bad files are reported
                       and left out) or an IconifyJSON file. A re-import applies the difference:
                       changed icons get a new body, removed ones are unpublished.
-                      --dry-run prints what would be added, changed, removed and rejected (icons
-                      and aliases) and writes nothing; --strict fails (exit 1, nothing written) if any file
-                      was rejected. Exit 1 also when no icon could be imported.
+                      --dry-run prints what would be added, changed, removed and rejected
+                      (icons and aliases) and writes nothing; --strict fails (exit 1, nothing
+                      written) if any file was rejected. Exit 1 also when no icon could be
+                      imported.
   export --set <prefix> [--out <file>]
                       Write a set as IconifyJSON (to stdout without --out).
   keys create --account <name> [--limit <requests per hour>]
