@@ -15,7 +15,7 @@ import { decodeCursor, encodeCursor, type CursorScope } from './catalogue/cursor
 import { listPage } from './catalogue/list-icons.ts';
 import { similarIconIds } from './catalogue/similar.ts';
 import { searchIconIds } from './catalogue/search/index.ts';
-import { iconifyCollection, iconifyIcons, iconifySearch, iconifySets } from './catalogue/iconify.ts';
+import { iconifyChars, iconifyCollection, iconifyIcons, iconifySearch, iconifySets, type IconifyCollectionData } from './catalogue/iconify.ts';
 import type { CatalogueContext } from './context.ts';
 import { mayFetchFile, mayOpen, mayReceiveMarkup, rastersOnly } from './entitlements.ts';
 import { badInput, catalogueError } from './errors.ts';
@@ -165,6 +165,11 @@ export const resolvers: IResolvers<unknown, CatalogueContext> = {
       if (failure) throw failure;
       return icons.filter((icon): icon is IconRecord => icon != null); // null: unpublished since the ids were read
     },
+  },
+
+  IconifyCollection: {
+    // Read only when asked for (Iconify's `chars=1`): a set's map can hold thousands of entries.
+    chars: (collection: IconifyCollectionData, _args, context) => iconifyChars(context.reads, collection),
   },
 
   // `category`, `license`, `licenseUrl` and `attribution` are the record's own properties (icon-records.ts).

@@ -1,8 +1,8 @@
 // A set of the catalogue as IconifyJSON (`export --set <prefix>`): its published icons with their
-// bodies and boxes, the aliases of them, its categories and info, and what IconifyJSON has no
-// field for (display names, tags, keywords, styles) under the top-level key EXTRAS_KEY, which
-// Iconify's tools leave alone and this importer reads back (own-sources.ts): importing the file
-// gives the same icons and aliases.
+// bodies and boxes, the aliases of them, its categories, characters map and info, and what
+// IconifyJSON has no field for (display names, tags, keywords, styles) under the top-level key
+// EXTRAS_KEY, which Iconify's tools leave alone and this importer reads back (own-sources.ts):
+// importing the file gives the same icons, aliases and characters.
 import type { IconifyJSON } from '@iconify/types';
 import { validateIconSet } from '@iconify/utils';
 import type { PrismaClient } from '../generated/client.ts';
@@ -53,6 +53,8 @@ export async function exportSet(prisma: PrismaClient, prefix: string): Promise<I
   }
   const aliases = (await storedAliases(prisma, prefix)).filter((alias) => alias.published);
   if (aliases.length) json.aliases = Object.fromEntries(aliases.map((alias) => [alias.name, iconifyAlias(alias)]));
+  const chars = Object.entries((set.chars ?? {}) as Record<string, string>).filter(([, name]) => json.icons[name] || json.aliases?.[name]);
+  if (chars.length) json.chars = Object.fromEntries(chars);
   if (icons.length) validateIconSet(json);
   return { ...json, [EXTRAS_KEY]: extras };
 }

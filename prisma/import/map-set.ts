@@ -12,13 +12,15 @@ import { derivePublishedAt, FALLBACK_LAST_MODIFIED } from './derived-stats.ts';
 import { createStyleResolver, normalizeStyle } from './styles.ts';
 import { compareByteOrder, displayName, nameTokens, slugify } from './text.ts';
 
-export const MAPPING_VERSION = 5;
+export const MAPPING_VERSION = 6;
 
 export interface SetSource {
   /** Parsed icons.json. */
   json: unknown;
   /** Parsed metadata.json if it exists (categories, suffixes, prefixes). */
   metadata?: unknown;
+  /** Parsed chars.json if it exists (the @iconify-json packages keep `chars` there); else `json.chars`. */
+  chars?: unknown;
   /**
    * Parsed info.json. The @iconify-json packages keep `info` there, not in icons.json;
    * when omitted, `json.info` is used.
@@ -74,6 +76,8 @@ export interface MappedSet {
   version: string;
   /** Published icons. */
   iconCount: number;
+  /** Iconify's characters map (code point in hex -> a published icon's or alias's name); null when the source has none. */
+  chars: Record<string, string> | null;
 }
 
 export interface NamedRef {
@@ -128,6 +132,13 @@ function stringRecord(value: unknown): Record<string, string> | undefined {
     if (typeof label === 'string') result[key] = label;
   }
   return result;
+}
+
+/** The entries of a characters map (code points in hex, `-` between those of a sequence) that name what is published (hidden icons are not); null for none. */
+function publishedChars(chars: Record<string, string> | undefined, published: ReadonlySet<string>): Record<string, string> | null {
+  if (!chars) return null;
+  const kept = Object.entries(chars).filter(([char, name]) => /^[0-9a-f]{1,6}(?:-[0-9a-f]{1,6})*$/i.test(char) && published.has(name));
+  return kept.length ? Object.fromEntries(kept) : null;
 }
 
 /** `info.category` -> fallback category name. */
@@ -394,7 +405,9 @@ export function mapIconSet(source: SetSource, options: SetOptions): MappedIconSe
     multicolor,
     version: source.version,
     iconCount: published,
+    chars: null,
   };
   const { aliases, broken } = mapAliases(json, tree, declaredAliases);
+  set.chars = publishedChars(stringRecord(source.chars) ?? stringRecord(json.chars), new Set([...mapped.filter((icon) => icon.published).map((icon) => icon.sourceName), ...aliases.map((alias) => alias.name)]));
   return { set, icons: mapped, aliases, brokenAliases: broken };
 }

@@ -119,7 +119,8 @@ function packageSetFile(prefix: string, packageName: string, overrides: SetOverr
       const json = await readJson(join(dir, 'icons.json'), hash);
       const info = await readJsonIfExists(join(dir, 'info.json'), hash);
       const metadata = await readJsonIfExists(join(dir, 'metadata.json'), hash);
-      return withOverrides({ source: { json, info, metadata, version: pkg.version }, digest: hash.digest('hex') }, overrides);
+      const chars = await readJsonIfExists(join(dir, 'chars.json'), hash);
+      return withOverrides({ source: { json, info, metadata, chars, version: pkg.version }, digest: hash.digest('hex') }, overrides);
     },
   };
 }

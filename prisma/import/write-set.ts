@@ -4,7 +4,7 @@
 // unpublished, never deleted (ownership and links to them stay valid). The catalogue's version
 // goes up with the set, so cached totals and the search data know they are behind.
 import { sanitizedMark } from '../../lib/svg/sanitize.ts';
-import type { PrismaClient } from '../generated/client.ts';
+import { Prisma, type PrismaClient } from '../generated/client.ts';
 import { matchesAny } from './catalogue-config.ts';
 import { aliasChanges, storedAliases, type MappedAlias } from './aliases.ts';
 import type { MappedIcon, MappedSet, NamedRef } from './map-set.ts';
@@ -233,6 +233,7 @@ async function upsertSetRow(tx: Transaction, set: MappedSet, digest: string): Pr
     version: set.version,
     sourceDigest: digest,
     iconCount: set.iconCount,
+    chars: set.chars ?? Prisma.DbNull,
     importedAt: new Date(),
   };
   const row = await tx.iconSet.upsert({

@@ -271,6 +271,19 @@ export async function iconifyCollection(reads: Reads, prefix: string, accountId:
   return { set, categories: names.map((row) => ({ name: row.category_name, icons: row.names })), aliases };
 }
 
+/**
+ * The entries of the set's characters map that name an icon or alias of `collection` (what its
+ * caller may see listed), in the map's order.
+ */
+export async function iconifyChars(reads: Reads, collection: IconifyCollectionData): Promise<{ char: string; name: string }[]> {
+  const [row] = await reads.rows<{ chars: Record<string, string> | null }>('iconify_chars', Prisma.sql`SELECT chars FROM icon_sets WHERE prefix = ${collection.set.prefix}`);
+  if (!row?.chars) return [];
+  const listed = new Set([...collection.categories.flatMap((category) => category.icons), ...collection.aliases.map((alias) => alias.name)]);
+  return Object.entries(row.chars)
+    .filter(([, name]) => listed.has(name))
+    .map(([char, name]) => ({ char, name }));
+}
+
 export interface IconifySearchRequest {
   query: string;
   limit: number;

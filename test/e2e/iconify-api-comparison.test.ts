@@ -6,7 +6,7 @@
 // catalogue's known ones (docs/iconify-protocol.md, "Differences from the Iconify API's answers"):
 // a fractional size or offset the import moved into a whole-number box, a hidden icon (not
 // published). The test prints the tally.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -56,9 +56,12 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'iconify-api-'));
   mkdirSync(join(work, 'icons'));
   for (const prefix of SETS) {
-    const file = join(dirname(require.resolve(`@iconify-json/${prefix}/package.json`)), 'icons.json');
-    cpSync(file, join(work, 'icons', `${prefix}.json`));
+    const dir = dirname(require.resolve(`@iconify-json/${prefix}/package.json`));
+    const file = join(dir, 'icons.json');
     const set = JSON.parse(readFileSync(file, 'utf8')) as IconifyJSON;
+    // The package keeps its characters map beside the icons; an IconifyJSON file holds it within.
+    const chars = JSON.parse(readFileSync(join(dir, 'chars.json'), 'utf8')) as Record<string, string>;
+    writeFileSync(join(work, 'icons', `${prefix}.json`), JSON.stringify(Object.keys(chars).length ? { ...set, chars } : set));
     sources.set(prefix, set);
     // Every alias of the source whose chain ends at an icon: the importer wrote them into the demo catalogue.
     const aliasNames = Object.keys(set.aliases ?? {}).filter((name) => !set.icons[name] && aliasTarget(set, name) !== undefined);
@@ -171,5 +174,21 @@ describe('the gateway beside the Iconify API', () => {
     console.log(`SVG files beside the Iconify API: ${compared} compared, ${differences.length} different`);
     expect(differences).toEqual([]);
     expect(compared).toBeGreaterThan(400);
+  });
+
+  it("gives the same characters map in /collection?chars=true, but for characters of icons it does not publish", async () => {
+    let compared = 0;
+    for (const prefix of SETS) {
+      const path = `/collection?prefix=${prefix}&chars=true`;
+      const [ours, theirs] = await Promise.all([text(gateway.url, `/iconify${path}`), text(iconify.url, path)]);
+      const oursChars = (JSON.parse(ours.body) as { chars?: Record<string, string> }).chars ?? {};
+      const theirsChars = (JSON.parse(theirs.body) as { chars?: Record<string, string> }).chars ?? {};
+      const source = sources.get(prefix)!;
+      const unexplained = Object.entries(theirsChars).filter(([char, name]) => oursChars[char] !== name && !knownDifference(source, name)?.match(/hidden/));
+      expect(unexplained, prefix).toEqual([]);
+      expect(Object.entries(oursChars).filter(([char, name]) => theirsChars[char] !== name), prefix).toEqual([]);
+      compared += Object.keys(theirsChars).length;
+    }
+    expect(compared).toBeGreaterThan(5_000); // mdi's and fluent-emoji-flat's maps
   });
 });

@@ -50,6 +50,8 @@ beforeAll(async () => {
       { setId: premium[0]!.setId, name: 'owned-alias', parent: owned.name, iconId: premium[0]!.id, vFlip: true },
     ],
   });
+  // Characters for the premium icon and its alias, as a set's chars.json would give them.
+  await prisma.$executeRawUnsafe(`UPDATE icon_sets SET chars = coalesce(chars, '{}'::jsonb) || $1::jsonb WHERE id = $2`, JSON.stringify({ e900: owned.name, e901: 'owned-alias' }), premium[0]!.setId);
   const premiumIcons = await prisma.icon.findMany({ where: { published: true, premium: true }, select: { sourceName: true, set: { select: { prefix: true } } } });
   premiumNames = new Set(premiumIcons.map((icon) => `${icon.set.prefix}:${icon.sourceName}`));
   // Aliases the importer wrote, chosen from the sets' own files.
@@ -311,6 +313,24 @@ describe('the lists', () => {
     expect((await json<{ info: { name: string } }>('/iconify/collection?prefix=mdi&info=true')).info.name).toEqual(expect.any(String));
     expectError(await get('/iconify/collection?prefix=no-such-set'), 404);
     expectError(await get('/iconify/collection'), 400, /prefix/);
+  });
+
+  it("/collection?chars=1: the set's characters map (chars.json), for the names the caller may see", async () => {
+    type Listing = { categories?: Record<string, string[]>; aliases?: Record<string, string>; chars?: Record<string, string> };
+    const listedNames = (answer: Listing) => new Set([...Object.values(answer.categories ?? {}).flat(), ...Object.keys(answer.aliases ?? {})]);
+    const mdi = await json<Listing>('/iconify/collection?prefix=mdi&chars=1');
+    expect(mdi.chars!.f02dc).toBe('home'); // as @iconify-json/mdi's chars.json says
+    expect(Object.keys(mdi.chars!).length).toBeGreaterThan(1000);
+    expect(Object.values(mdi.chars!).filter((name) => !listedNames(mdi).has(name))).toEqual([]);
+    expect((await json<Listing>('/iconify/collection?prefix=mdi')).chars).toBeUndefined();
+    expect((await json<Listing>('/iconify/collection?prefix=tabler&chars=1')).chars).toBeUndefined(); // a set without a map
+    const path = `/iconify/collection?prefix=${owned.prefix}&chars=true`;
+    const anonymous = await json<Listing>(path);
+    expect(anonymous.chars?.e900).toBeUndefined();
+    expect(anonymous.chars?.e901).toBeUndefined();
+    const owner = await json<Listing>(path, { 'x-api-key': ownerKey });
+    expect(owner.chars).toMatchObject({ e900: owned.name, e901: 'owned-alias' });
+    expectError(await get('/iconify/collection?prefix=mdi&chars=maybe'), 400, /chars/);
   });
 
   it('/collection and /search name a premium icon only to its owners; set samples are free icons', async () => {

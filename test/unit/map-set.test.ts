@@ -65,6 +65,7 @@ interface Loaded {
   raw: RawSet;
   info: RawInfo;
   metadata: RawMetadata;
+  chars: Record<string, string>;
   source: SetSource;
 }
 const loaded = new Map<Prefix, Loaded>();
@@ -73,15 +74,23 @@ for (const prefix of PREFIXES) {
   const json = readJson(`${base}/icons.json`);
   const metadata = readJson(`${base}/metadata.json`);
   const info = readJson(`${base}/info.json`);
+  const chars = readJson(`${base}/chars.json`) as Record<string, string>;
   const version = (readJson(`${base}/package.json`) as { version: string }).version;
   loaded.set(prefix, {
     raw: json as RawSet,
     info: info as RawInfo,
     metadata: metadata as RawMetadata,
-    source: { json, metadata, info, version },
+    chars,
+    source: { json, metadata, info, chars, version },
   });
 }
 const get = (prefix: Prefix): Loaded => loaded.get(prefix)!;
+
+/** The entries of chars.json naming an icon that is not hidden, or an alias; null for none. */
+function publishedCharsOf({ raw, chars }: Loaded): Record<string, string> | null {
+  const kept = Object.entries(chars).filter(([, name]) => (raw.icons[name] && !raw.icons[name].hidden) || raw.aliases?.[name]);
+  return kept.length ? Object.fromEntries(kept) : null;
+}
 
 /** Mapped once per set and reused by the read-only assertions. */
 const mappedCache = new Map<Prefix, ReturnType<typeof mapIconSet>>();
@@ -275,6 +284,7 @@ describe.each(PREFIXES)('real set %s', (prefix) => {
       multicolor: info.palette === true,
       version: source.version,
       iconCount: sourceNames.filter((name) => !raw.icons[name]!.hidden).length,
+      chars: publishedCharsOf(get(prefix)),
     });
   });
 
@@ -690,6 +700,20 @@ describe('text and style helpers', () => {
     expect(friendlyCategory(null)).toBe('General');
   });
 
+  it("keeps a set's characters map for what it publishes: a hidden icon's character is left out, an empty map is none", () => {
+    const { raw, chars } = get('mdi');
+    const hidden = Object.keys(raw.icons).find((name) => raw.icons[name]!.hidden)!;
+    const source = { ...get('mdi').source, chars: { ...chars, e000: hidden, e001: 'no-such-icon', 'not-hex': 'home' } };
+    const kept = mapIconSet(source, { premium: false }).set.chars!;
+    expect(kept).toEqual(chars); // every character of the package names a published icon
+    expect(kept.f02dc).toBe('home');
+    expect(mapped('fluent-emoji-flat').set.chars!['1f9d1-200d-1f3a8']).toBe('artist'); // a sequence
+    expect(mapped('logos').set.chars).toBeNull();
+    // An IconifyJSON file (what `export` writes) holds the map within.
+    const withinJson = { ...get('mdi').source, chars: undefined, json: { ...(get('mdi').source.json as object), chars: { f02dc: 'home', e002: hidden } } };
+    expect(mapIconSet(withinJson, { premium: false }).set.chars).toEqual({ f02dc: 'home' });
+  });
+
   // Imports skip a set whose source, options and MAPPING_VERSION are unchanged, so a change of
   // the rules that leaves MAPPING_VERSION alone would never reach an existing catalogue. The
   // mapping of the five pinned sets is recorded with the version it belongs to: when this fails,
@@ -698,6 +722,6 @@ describe('text and style helpers', () => {
   it('MAPPING_VERSION changes whenever the mapping of the pinned sets does', () => {
     const digest = createHash('sha256');
     for (const prefix of PREFIXES) digest.update(JSON.stringify(mapped(prefix)));
-    expect({ version: MAPPING_VERSION, digest: digest.digest('hex') }).toEqual({ version: 5, digest: '618b4819751affc1567f2ce4c92de9e1e6518d27c05d05da7f177480be943e8f' });
+    expect({ version: MAPPING_VERSION, digest: digest.digest('hex') }).toEqual({ version: 6, digest: '9544bb952c4e2235a69a8d1ed27260203ada0cc47703cb06a58afabb25b6b574' });
   });
 });

@@ -110,9 +110,11 @@ export interface CollectionData {
   set: SetData;
   categories: { name: string; icons: string[] }[];
   aliases: { name: string; parent: string }[];
+  /** When asked for. */
+  chars?: { char: string; name: string }[];
 }
 
-/** Iconify's /collection answer; `info` and `chars` as asked (the catalogue keeps no characters map). */
+/** Iconify's /collection answer, with `info` when asked, and `chars` when asked and the set has a map. */
 export function collectionJson(data: CollectionData, { info }: { info: boolean }): Record<string, unknown> {
   // The icons listed, which for an owner's key include its premium ones: the set's `total` counts free icons only.
   const total = data.categories.reduce((sum, category) => sum + category.icons.length, 0);
@@ -120,6 +122,7 @@ export function collectionJson(data: CollectionData, { info }: { info: boolean }
   if (info) json.info = { ...setInfo(data.set), total };
   if (data.categories.length) json.categories = Object.fromEntries(data.categories.map((category) => [category.name, category.icons]));
   if (data.aliases.length) json.aliases = Object.fromEntries(data.aliases.map((alias) => [alias.name, alias.parent]));
+  if (data.chars?.length) json.chars = Object.fromEntries(data.chars.map((entry) => [entry.char, entry.name]));
   return json;
 }
 

@@ -305,10 +305,10 @@ export const useIconifyProtocol: PluginFactory = (rawOptions, services, where): 
     const prefix = single(exchange.query, 'prefix');
     if (!prefix) throw new ProtocolError('prefix must name an icon set, for example prefix=mdi');
     const info = flag(exchange.query, 'info') ?? false;
-    flag(exchange.query, 'chars'); // checked; the catalogue keeps no characters map
+    const chars = flag(exchange.query, 'chars') ?? false;
     if (!NAME.test(prefix) || prefix.length > MAX_NAME_LENGTH) return errorResponse(404, `No icon set "${prefix}"`);
-    return listAnswer(exchange, `collection?${prefix}&${info}`, async () => {
-      const data = await run<CollectionData>(exchange, 'collection', { prefix });
+    return listAnswer(exchange, `collection?${prefix}&${info}&${chars}`, async () => {
+      const data = await run<CollectionData>(exchange, 'collection', { prefix, chars });
       return isResponse(data) ? data : collectionJson(data, { info });
     }, { perCaller: true });
   }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "icon_sets" ADD COLUMN     "chars" JSONB;
