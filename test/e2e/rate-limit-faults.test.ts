@@ -119,7 +119,12 @@ describe.skipIf(skip)('a Redis that stalls and comes back (item 9)', () => {
       await response.arrayBuffer();
       return { status: response.status, remaining: response.headers.get('x-ratelimit-remaining'), ms: performance.now() - started };
     };
-    expect((await get()).remaining).toBe('999');
+    // Counted while Redis answers. On a loaded machine a count can miss its 200 ms deadline and
+    // pass uncounted (as it should); the stall below is measured from a count that was made, and
+    // the failures and log lines it causes are told apart from anything before it.
+    await eventually(async () => (await get()).remaining !== null);
+    const failedBefore = (await metric(gateway, 'icon_gateway_rate_limit_store_failures_total{outcome="allowed"}')) ?? 0;
+    const logBefore = gateway.output().length;
     proxy.stall();
     const first = await get();
     expect(first).toMatchObject({ status: 200, remaining: null }); // failOpen: true, uncounted
@@ -131,15 +136,15 @@ describe.skipIf(skip)('a Redis that stalls and comes back (item 9)', () => {
     // at least. Summed, so that one request slowed by a loaded machine does not decide it.
     expect(later.reduce((sum, response) => sum + response.ms, 0)).toBeLessThan(2_000);
     expect(await metric(gateway, 'icon_gateway_redis_up{plugin="rate-limit"}')).toBe(0);
-    expect(await metric(gateway, 'icon_gateway_rate_limit_store_failures_total{outcome="allowed"}')).toBe(21);
+    expect(await metric(gateway, 'icon_gateway_rate_limit_store_failures_total{outcome="allowed"}')).toBe(failedBefore + 21);
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
 
     proxy.resume();
     await eventually(async () => (await metric(gateway, 'icon_gateway_redis_up{plugin="rate-limit"}')) === 1);
     expect((await get()).remaining).toMatch(/^\d+$/);
     // Log lines are written in batches, at least once a second.
-    await eventually(() => /Redis answers again/.test(gateway.output()), 15_000);
-    const output = gateway.output();
+    await eventually(() => /Redis answers again/.test(gateway.output().slice(logBefore)), 15_000);
+    const output = gateway.output().slice(logBefore);
     expect(linesMatching(output, /rate-limit: Redis is down/)).toHaveLength(1);
     expect(linesMatching(output, /rate-limit: Redis answers again, after \d+\.\d s down/)).toHaveLength(1);
     expect(linesMatching(output, /could not count/)).toHaveLength(1);
