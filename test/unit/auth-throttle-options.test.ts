@@ -2,7 +2,7 @@
 // the gateway with a message naming the entry, as every other config error does.
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../gateway/gateway.ts';
-import { exemptionsOf } from '../../gateway/plugins/auth-throttle/exempt-addresses.ts';
+import { addressMatcher } from '../../gateway/plugins/address-list.ts';
 
 const host = { database: () => Promise.reject(new Error('no database in this test')), env: {} };
 const build = (exemptAddresses: unknown) => createGateway({ plugins: [{ 'auth-throttle': { exemptAddresses } }, { 'api-key-auth': {} }] }, host);
@@ -23,9 +23,9 @@ describe('exemptAddresses', () => {
   });
 
   it('matches what the blocks hold, and nothing else', () => {
-    const exempt = exemptionsOf(['198.51.100.0/25', '2001:db8:ffff::/48', '192.0.2.7']);
+    const exempt = addressMatcher(['198.51.100.0/25', '2001:db8:ffff::/48', '192.0.2.7']);
     for (const inside of ['198.51.100.0', '198.51.100.127', '2001:db8:ffff::1', '2001:db8:ffff:ffff::9', '192.0.2.7', '::ffff:198.51.100.3']) expect(exempt(inside), inside).toBe(true);
     for (const outside of ['198.51.100.128', '2001:db8:fffe::1', '192.0.2.8', 'unknown', '']) expect(exempt(outside), outside).toBe(false);
-    expect(exemptionsOf([])('127.0.0.1')).toBe(false);
+    expect(addressMatcher([])('127.0.0.1')).toBe(false);
   });
 });

@@ -28,7 +28,7 @@ import { parsePluginOptions } from '../options.ts';
 import { createCounterStore } from '../rate-limit/create-store.ts';
 import { describedLimitHeaders } from '../rate-limit/described-headers.ts';
 import { addressKey } from '../../pipeline/address-key.ts';
-import { exemptionsOf } from './exempt-addresses.ts';
+import { addressMatcher } from '../address-list.ts';
 import { authThrottleOptions, type AuthThrottleOptions } from './options.ts';
 
 /** Throttled addresses a process remembers at most (each until its window ends). */
@@ -45,7 +45,7 @@ function describeAuthThrottle(limit: number, windowSeconds: number, names: AuthT
 
 export const useAuthThrottle: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const { limit, windowSeconds, headers: names, exemptAddresses, ...storeChoice } = parsePluginOptions(authThrottleOptions, rawOptions, where);
-  const exempt = exemptionsOf(exemptAddresses);
+  const exempt = addressMatcher(exemptAddresses);
   const windowMs = windowSeconds * 1000;
   const store = createCounterStore(storeChoice, { plugin: 'auth-throttle', where: formatPath(where), keyPrefix: 'icon-catalogue:authfail:', services });
   /** Address key -> the window's end (Unix seconds); each entry lives until then, a config reload included. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rateLimitHeaders, redisTimeoutMs, storeKind } from '../rate-limit/options.ts';
-import { exemptAddresses } from './exempt-addresses.ts';
+import { addressList } from '../address-list.ts';
 
 export const authThrottleOptions = z
   .object({
@@ -14,7 +14,7 @@ export const authThrottleOptions = z
      * Client addresses or CIDR blocks (IPv4 or IPv6) whose failures are neither counted nor
      * refused: a conformance fuzzer's or a probe's, which send bad keys on purpose. @default []
      */
-    exemptAddresses: exemptAddresses.default([]),
+    exemptAddresses: addressList.default([]),
     /** The names of the limit headers on its 429s (rate-limit's, by default). */
     headers: rateLimitHeaders,
   })

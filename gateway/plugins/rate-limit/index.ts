@@ -11,6 +11,7 @@ import { logger } from '../../../lib/logger.ts';
 import type { Exchange } from '../../pipeline/exchange.ts';
 import type { ApiDescription, GatewayPlugin, PluginFactory } from '../../pipeline/plugin.ts';
 import { errorResponse } from '../../pipeline/responses.ts';
+import { addressMatcher } from '../address-list.ts';
 import { parsePluginOptions } from '../options.ts';
 import { createCounterStore } from './create-store.ts';
 import { describedLimitHeaders } from './described-headers.ts';
@@ -40,6 +41,13 @@ function describeRateLimit({ headers: names, hourlyLimit, failOpen }: RateLimitO
   };
 }
 
+/** The hourly limit of an anonymous caller's address: its entry's in anonymousAddressLimits, else the default. */
+function anonymousLimits({ anonymousHourlyLimit, anonymousAddressLimits }: RateLimitOptions): (address: string) => number {
+  if (anonymousAddressLimits.length === 0) return () => anonymousHourlyLimit;
+  const entries = anonymousAddressLimits.map(({ addresses, hourlyLimit }) => ({ holds: addressMatcher(addresses), hourlyLimit }));
+  return (address) => entries.find((entry) => entry.holds(address))?.hourlyLimit ?? anonymousHourlyLimit;
+}
+
 export const useRateLimit: PluginFactory = (rawOptions, services, where): GatewayPlugin => {
   const options = parsePluginOptions(rateLimitOptions, rawOptions, where);
   const names = options.headers;
@@ -48,6 +56,7 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
   // connects when the gateway starts (`mesh build` loads plugins without serving anything).
   const store = createCounterStore(options, { plugin: 'rate-limit', where: formatPath(where), keyPrefix: 'icon-catalogue:ratelimit:', services });
   const limiter = new RateLimiter({ store, failOpen: options.failOpen, warn: (message) => logger.warn({ msg: message }) });
+  const anonymousLimitOf = anonymousLimits(options);
 
   const apply = (exchange: Exchange, decision: RateLimitDecision, anonymous: boolean) => {
     const headers = exchange.responseHeaders;
@@ -77,7 +86,7 @@ export const useRateLimit: PluginFactory = (rawOptions, services, where): Gatewa
         if (!exchange.caller) return undefined; // a public path
         const { key } = exchange.caller;
         return whenReady(
-          () => (key ? limiter.check(`key:${key.publicId}`, key.hourlyLimit ?? options.hourlyLimit) : limiter.check(`ip:${exchange.ip}`, options.anonymousHourlyLimit)),
+          () => (key ? limiter.check(`key:${key.publicId}`, key.hourlyLimit ?? options.hourlyLimit) : limiter.check(`ip:${exchange.ip}`, anonymousLimitOf(exchange.ip))),
           (decision) => apply(exchange, decision, !key),
         );
       },

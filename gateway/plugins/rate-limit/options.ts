@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressList } from '../address-list.ts';
 import { headerName } from '../options.ts';
 
 const DEFAULT_HEADERS = { limit: 'X-RateLimit-Limit', remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', retryAfter: 'Retry-After' } as const;
@@ -26,6 +27,15 @@ export const rateLimitOptions = z
     hourlyLimit: z.number().int().positive().default(1000),
     /** Requests per hour per IP address shared by anonymous callers (when allowed). @default 60 */
     anonymousHourlyLimit: z.number().int().positive().default(60),
+    /**
+     * Anonymous limits of their own for some client addresses (a load generator's, a partner's
+     * proxy): each entry's addresses or CIDR blocks get its hourlyLimit instead of
+     * anonymousHourlyLimit, which may be higher than hourlyLimit; the first entry that holds the
+     * address wins. Each address is still counted on its own. @default []
+     */
+    anonymousAddressLimits: z
+      .array(z.object({ addresses: addressList.min(1), hourlyLimit: z.number().int().positive() }).strict())
+      .default([]),
     store: storeKind,
     /** Let requests through uncounted (true) or refuse them with 503 (false) while Redis cannot count them. @default true */
     failOpen: z.boolean().default(true),

@@ -1,6 +1,6 @@
-// Client addresses the failed-auth throttle never counts or refuses (issue 45, item 6): the
-// address of a conformance fuzzer or a monitoring probe that sends bad keys on purpose. Each
-// entry is an address or a CIDR block, IPv4 or IPv6; none by default.
+// Lists of client addresses in options: each entry an address or a CIDR block, IPv4 or IPv6.
+// auth-throttle exempts such a list (a conformance fuzzer's, a monitoring probe's addresses);
+// rate-limit gives such lists anonymous limits of their own (a load generator's, a partner's).
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -15,14 +15,14 @@ function parseEntry(entry: string): { address: string; family: 'ipv4' | 'ipv6'; 
   return { address, family, prefix: Number(prefix) };
 }
 
-export const exemptAddresses = z.array(
+export const addressList = z.array(
   z.string().superRefine((entry, context) => {
     if (!parseEntry(entry)) context.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an IP address or CIDR block (such as 192.0.2.0/24 or 2001:db8::/48)` });
   }),
 );
 
-/** Whether an address (as the exchange gives it: IPv4 plain, IPv6 as written) is exempt. */
-export function exemptionsOf(entries: readonly string[]): (address: string) => boolean {
+/** Whether an address (as the exchange gives it: IPv4 plain, IPv6 as written) is in the list. */
+export function addressMatcher(entries: readonly string[]): (address: string) => boolean {
   if (entries.length === 0) return () => false;
   const list = new BlockList();
   for (const entry of entries) {
