@@ -90,10 +90,11 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
     // As a browser asks for an <img>: compressed files are what its users get, and what the gateway keeps.
     scenarios.push({ id: 'svg-miss', label: 'SVG file misses', path: urls.at(-1)!, urls: distinctUrls(urls), headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING } });
   }
-  // Issue 47: the same work on the same protocol, the gateway's under its prefix, the Iconify API's at its root.
+  // Issue 47: the same work on the same protocol, the gateway's under its prefix, the Iconify API's at its root,
+  // from anonymous callers as Iconify's components are.
   const protocol = (id: string, label: string, paths: string[], source: (urls: readonly string[]) => ReturnType<typeof distinctUrls>) => {
     const ours = paths.map((path) => `${ICONIFY_PREFIX}${path}`);
-    scenarios.push({ id, label, path: ours[0]!, urls: source(ours), iconify: { path: paths[0]!, urls: source(paths) } });
+    scenarios.push({ id, label, path: ours[0]!, urls: source(ours), anonymous: true, iconify: { path: paths[0]!, urls: source(paths) } });
   };
   // A Zipf list is replayed in its order: its repeats are the distribution's.
   const inOrder = (urls: readonly string[]) => ({ ...distinctUrls(urls), describe: `${urls.length.toLocaleString('en-US')} requests drawn by Zipf (s=${settings.zipfS}), in order` });

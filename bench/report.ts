@@ -29,6 +29,11 @@ export interface Scenario {
   goalScope?: 'demo catalogue';
   /** Full-catalogue goal: at least the Iconify API's req/s for the same query (issue 5). */
   iconifyRps?: number;
+  /**
+   * Sent without the bench's key, as Iconify's components send them: counted per address under
+   * the anonymous limit, which the bench's config copy raises for 127.0.0.1 (bench/anonymous-config.ts).
+   */
+  anonymous?: true;
   /** The same requests in the Iconify API's form, sent to it when the bench runs it (BENCH_ICONIFY_API). */
   iconify?: { path: string; urls: UrlSource };
 }
@@ -108,6 +113,8 @@ export interface RunContext {
   gateway: string;
   /** What new and old are, and the old gateway's start and memory (BENCH_COMPARE_REF only). */
   compared?: string;
+  /** The Iconify API's memory after the run, and the gateway's over it (BENCH_ICONIFY_API only). */
+  iconify?: string;
   /** How the long-tail scenarios' URL lists came out. */
   longTail?: string[];
 }
@@ -385,6 +392,7 @@ export async function appendResults(file: string, context: RunContext, results: 
     `- Profile: ${context.profile}; catalogue: ${context.catalogue}`,
     `- Gateway: ${context.gateway}`,
     ...(context.compared ? [`- Compared: ${context.compared}`] : []),
+    ...(context.iconify ? [`- Iconify API: ${context.iconify}`] : []),
     ...(context.longTail ?? []).map((note) => `- Long tail: ${note}`),
     '',
     resultsTable(results),
