@@ -50,6 +50,13 @@ export async function refreshConceptBreadth(prisma: PrismaClient): Promise<numbe
   return row?.changed ?? 0;
 }
 
+/**
+ * Prisma ends a transaction after 5 s by default; the counts take about 3 s on the full
+ * catalogue on a quiet machine and took over 6 s on a loaded one, which failed `import --all`
+ * at its very end. Minutes are the bound that means something is wrong.
+ */
+const REFRESH_TRANSACTION = { timeout: 10 * 60_000, maxWait: 60_000 };
+
 /** A one-word search is counted at refresh when the words it matches occur in this many icons. */
 export const KEPT_TOTAL_MIN_ICONS = 10_000;
 
@@ -80,7 +87,7 @@ export async function refreshSearchTermTotals(prisma: PrismaClient, minIcons = K
         (SELECT count(*) FROM icon_search_documents d WHERE d.search @@ (quote_literal(t.token) || CASE WHEN t.prefix THEN ':*' ELSE '' END)::tsquery),
         (SELECT version FROM catalogue_state WHERE id = 1)
       FROM tokens t`,
-  ]);
+  ], REFRESH_TRANSACTION);
   return written;
 }
 

@@ -1,6 +1,7 @@
 // Paging through a list or a search counts its matches once, not once per page: the total does
 // not depend on the page, its size or the sort. Another filter or query is counted on its own,
 // and two databases in one process never share totals.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listIconIds } from '../../resolvers/catalogue/list-icons.ts';
 import { listIndexOf } from '../../resolvers/catalogue/list-index/index.ts';
@@ -109,6 +110,25 @@ describe('totals of lists and searches', () => {
       expect(written).toEqual([before.length, before.length, before.length]);
       expect(await prisma.searchTermTotal.findMany({ orderBy: { token: 'asc' } })).toEqual(before);
     } finally {
+      await copy.drop();
+    }
+  });
+
+  it.skipIf(Boolean(pgSkip))('waits as long as a reader holds the totals, past the 5 s Prisma gives a transaction by default', async () => {
+    const copy = await createCatalogueCopy('postgres');
+    const reader = new pg.Client({ connectionString: copy.url });
+    try {
+      await reader.connect();
+      await reader.query('BEGIN');
+      await reader.query('LOCK TABLE search_term_totals IN SHARE MODE'); // blocks the refresh's EXCLUSIVE lock
+      const started = performance.now();
+      const refreshed = refreshSearchTermTotals(copy.db.prisma, 100);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      await reader.query('COMMIT');
+      expect(await refreshed).toBeGreaterThan(0);
+      expect(performance.now() - started).toBeGreaterThan(5_500);
+    } finally {
+      await reader.end();
       await copy.drop();
     }
   });
