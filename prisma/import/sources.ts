@@ -125,13 +125,25 @@ function packageSetFile(prefix: string, packageName: string, overrides: SetOverr
   };
 }
 
-/** Every set of the @iconify/json package, in prefix order. */
+/**
+ * Every set of the @iconify/json package, in prefix order: those its index (collections.json)
+ * lists. Its json/ folder also keeps files of retired sets that the index leaves out (emblemicons
+ * holds no icon at all), which an import would report as sets with nothing to import.
+ */
 export async function fullCollectionSetFiles(packageDir: string): Promise<SetFile[]> {
   const pkg = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as { version: string };
   const jsonDir = join(packageDir, 'json');
+  const index = await readFile(join(packageDir, 'collections.json'), 'utf8').then(
+    (text) => new Set(Object.keys(JSON.parse(text) as object)),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined; // an older package without an index: every file
+      throw error;
+    },
+  );
   const prefixes = (await readdir(jsonDir))
     .filter((name) => name.endsWith('.json'))
     .map((name) => name.slice(0, -'.json'.length))
+    .filter((prefix) => !index || index.has(prefix))
     .sort();
   return prefixes.map((prefix) => ({
     prefix,
