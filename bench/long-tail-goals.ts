@@ -20,11 +20,21 @@ const RATE_GOALS: readonly RateGoal[] = [
   { id: 'single-miss', fullRps: 4_000, embeddedRps: 1_500, fullP99Ms: 15 }, // 0.35 x Iconify's 11,286
   { id: 'list-miss', fullRps: 1_500, embeddedRps: 600 },
 ];
-/** Issue 12's ratios to the Iconify API, side by side: the gateway's req/s at least `ratio` times its, with p99 under `p99Ms`. */
-const ICONIFY_RATIO_GOALS: readonly { id: string; ratio: number; p99Ms: number }[] = [
+/**
+ * Ratios to the Iconify API, side by side: the gateway's req/s at least `ratio` times its, with
+ * p99 under `p99Ms` where the goal sets one. Issue 12's on the REST API's misses; issue 47's on
+ * Iconify's protocol itself, the gateway's callers anonymous as the Iconify API's are.
+ */
+const ICONIFY_RATIO_GOALS: readonly { id: string; ratio: number; p99Ms?: number }[] = [
   { id: 'search-miss', ratio: 2.5, p99Ms: 60 },
   { id: 'single-miss', ratio: 0.35, p99Ms: 15 },
+  { id: 'iconify-data', ratio: 1, p99Ms: 20 },
+  { id: 'iconify-single', ratio: 0.25 },
+  { id: 'iconify-svg', ratio: 1 },
+  { id: 'iconify-search', ratio: 3 },
 ];
+/** Issue 47: the gateway's resident memory after the runs at most this share of the Iconify API's. */
+export const ICONIFY_MEMORY_RATIO_GOAL = 0.6;
 export const ZIPF_MAX_GOAL_MS = 100;
 export const LONG_TAIL_RSS_GOAL_MB = { full: 300, embedded: 350 } as const;
 
@@ -56,8 +66,8 @@ export function longTailGoals(results: ScenarioResult[], isDemoCatalogue: boolea
     const { requestsPerSecond, p99 } = result.gateway;
     const theirs = result.iconify.stats.requestsPerSecond;
     goals.push({
-      text: `${result.scenario.label}: >= ${goal.ratio}x the Iconify API's req/s side by side, with p99 under ${goal.p99Ms} ms (full catalogue)`,
-      met: requestsPerSecond >= goal.ratio * theirs && p99 < goal.p99Ms,
+      text: `${result.scenario.label}: >= ${goal.ratio}x the Iconify API's req/s side by side${goal.p99Ms === undefined ? '' : `, with p99 under ${goal.p99Ms} ms`} (full catalogue)`,
+      met: requestsPerSecond >= goal.ratio * theirs && (goal.p99Ms === undefined || p99 < goal.p99Ms),
       detail: `${formatInt(requestsPerSecond)} against ${formatInt(theirs)} req/s (${formatRatio(requestsPerSecond / Math.max(1, theirs))}x), p99 ${formatMs(p99)} ms`,
       informational: isDemoCatalogue,
     });

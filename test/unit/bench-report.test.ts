@@ -68,6 +68,17 @@ describe('bench report: the Iconify API side by side (issue 12)', () => {
     expect(ratioGoal(longTailGoals([result('single-miss', stats(3_600, 14), stats(10_000, 4))], false), 'single-miss')!.met).toBe(true);
   });
 
+  it("checks issue 47's ratios on Iconify's protocol: icon data with its p99 bound, single icons without one", () => {
+    const data = (p99: number) => ratioGoal(longTailGoals([result('iconify-data', stats(10_000, p99), stats(9_000, 3))], false), 'iconify-data')!;
+    expect(data(19)).toMatchObject({ met: true });
+    expect(data(21)).toMatchObject({ met: false }); // 1.11x, but p99 over 20 ms
+    expect(ratioGoal(longTailGoals([result('iconify-data', stats(8_000, 5), stats(9_000, 3))], false), 'iconify-data')!.met).toBe(false);
+    const single = (p99: number) => ratioGoal(longTailGoals([result('iconify-single', stats(2_600, p99), stats(10_000, 3))], false), 'iconify-single')!;
+    expect(single(500)).toMatchObject({ met: true }); // 0.26x: no bound on its p99
+    expect(single(500).text).not.toContain('p99');
+    expect(ratioGoal(longTailGoals([result('iconify-search', stats(290, 5), stats(100, 30))], false), 'iconify-search')!.met).toBe(false); // 2.9x of 3x
+  });
+
   it('has no ratio goal and no columns where the Iconify API did not run', () => {
     const results = [result('search-miss', stats(400, 40))];
     expect(ratioGoal(longTailGoals(results, false), 'search-miss')).toBeUndefined();
