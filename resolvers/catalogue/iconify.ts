@@ -207,11 +207,10 @@ export async function iconifySets(reads: Reads, prefix?: string): Promise<Iconif
   const rows = await reads.rows<SetRow>(
     prefix === undefined ? 'iconify_sets' : 'iconify_set',
     Prisma.sql`
-      SELECT s.prefix, s.name,
-        (SELECT count(*)::int FROM icons i WHERE i.set_id = s.id AND i.published AND NOT i.premium) AS total, s.author, s.author_url, s.license_title, s.license_spdx, s.license_url,
+      SELECT s.prefix, s.name, s.free_icon_count AS total, s.author, s.author_url, s.license_title, s.license_spdx, s.license_url,
         s.multicolor, s.premium, floor(extract(epoch FROM s.imported_at))::int AS last_modified,
         ARRAY(SELECT i.source_name FROM icons i WHERE i.set_id = s.id AND i.published AND NOT i.premium ORDER BY i.source_name LIMIT ${SAMPLES}) AS samples,
-        (SELECT i.height FROM icons i WHERE i.set_id = s.id AND i.published GROUP BY i.height ORDER BY count(*) DESC, i.height LIMIT 1) AS height
+        s.common_height AS height
       FROM icon_sets s
       WHERE s.icon_count > 0 ${only}
       ORDER BY s.prefix`,

@@ -295,10 +295,20 @@ describe('stylesheets (/iconify/{prefix}.css)', () => {
 
 describe('the lists', () => {
   it('/collections: every set as Iconify info, filtered by prefix and prefixes', async () => {
-    const all = await json<Record<string, { name: string; total: number; author: { name: string }; license: { title: string }; samples: string[] }>>('/iconify/collections');
+    const all = await json<Record<string, { name: string; total: number; height?: number; author: { name: string }; license: { title: string }; samples: string[] }>>('/iconify/collections');
     expect(Object.keys(all)).toEqual(expect.arrayContaining(['mdi', 'tabler', owned.prefix]));
     expect(all.mdi).toMatchObject({ name: expect.any(String), total: expect.any(Number), author: { name: expect.any(String) }, license: { title: expect.any(String) }, palette: false });
     expect(all.mdi!.samples.length).toBeGreaterThan(0);
+    // total: the set's free icons; height: the one most of its icons have; as counted over the icons themselves.
+    const counted = await database.db.prisma.$queryRawUnsafe<{ prefix: string; total: number; height: number | null; published: number }[]>(
+      `SELECT s.prefix, (SELECT count(*)::int FROM icons i WHERE i.set_id = s.id AND i.published AND NOT i.premium) AS total,
+         (SELECT i.height FROM icons i WHERE i.set_id = s.id AND i.published GROUP BY i.height ORDER BY count(*) DESC, i.height LIMIT 1) AS height,
+         s.icon_count AS published
+       FROM icon_sets s WHERE s.icon_count > 0`,
+    );
+    expect(counted.length).toBe(Object.keys(all).length);
+    expect(counted.find((set) => set.prefix === owned.prefix)!.total).toBeLessThan(counted.find((set) => set.prefix === owned.prefix)!.published); // premium icons are not counted
+    for (const { prefix, total, height } of counted) expect({ prefix, total: all[prefix]?.total, height: all[prefix]?.height }).toEqual({ prefix, total, height });
     expect(Object.keys(await json('/iconify/collections?prefix=mdi'))).toEqual(['mdi']);
     expect(Object.keys(await json('/iconify/collections?prefixes=mdi,tabler')).sort()).toEqual(['mdi', 'tabler']);
   });
@@ -321,7 +331,8 @@ describe('the lists', () => {
     const mdi = await json<Listing>('/iconify/collection?prefix=mdi&chars=1');
     expect(mdi.chars!.f02dc).toBe('home'); // as @iconify-json/mdi's chars.json says
     expect(Object.keys(mdi.chars!).length).toBeGreaterThan(1000);
-    expect(Object.values(mdi.chars!).filter((name) => !listedNames(mdi).has(name))).toEqual([]);
+    const listed = listedNames(mdi);
+    expect(Object.values(mdi.chars!).filter((name) => !listed.has(name))).toEqual([]);
     expect((await json<Listing>('/iconify/collection?prefix=mdi')).chars).toBeUndefined();
     expect((await json<Listing>('/iconify/collection?prefix=tabler&chars=1')).chars).toBeUndefined(); // a set without a map
     const path = `/iconify/collection?prefix=${owned.prefix}&chars=true`;

@@ -157,8 +157,12 @@ describe('a folder of SVG files', () => {
     expect(pencil.body).not.toBe(before.get('pencil-line')!.body);
     expect(pencil.body_digest).not.toBe(before.get('pencil-line')!.body_digest);
     expect(after.get('sunset-palette')).toEqual(before.get('sunset-palette'));
-    const [set] = await query<{ icon_count: number }>(`SELECT icon_count FROM icon_sets WHERE prefix = 'acme'`);
+    const [set] = await query<{ icon_count: number; free_icon_count: number; common_height: number | null }>(`SELECT icon_count, free_icon_count, common_height FROM icon_sets WHERE prefix = 'acme'`);
     expect(set!.icon_count).toBe(6);
+    // Iconify's total and height, written with the set: the removed icon no longer counts.
+    const published = [...after.values()].filter((row) => row.published);
+    expect(set!.free_icon_count).toBe(published.filter((row) => !row.premium).length);
+    expect(published.filter((row) => row.height === set!.common_height).length).toBeGreaterThanOrEqual(published.length / 2);
   });
 
   it('a rename declared in the metadata keeps the icon: same id, slug and owners', async () => {
