@@ -24,7 +24,11 @@ export default async function setup(project: TestProject) {
   // Child gateways run what `npm start` runs: the bundle.
   execFileSync(process.execPath, ['scripts/build-gateway.mjs'], { stdio: 'inherit' });
   const dir = await mkdtemp(join(tmpdir(), 'icon-catalogue-test-'));
-  const [dumpPath, template] = await Promise.all([buildPGliteDump(dir), buildPostgresTemplate()]);
+  // One after the other: PGlite runs in this thread, and while its import held the event loop
+  // on a loaded machine, a PostgreSQL connection opened beside it timed out with its answer
+  // waiting (Node runs the timeout before reading the socket), and the whole run stopped.
+  const template = await buildPostgresTemplate();
+  const dumpPath = await buildPGliteDump(dir);
   project.provide('catalogueDump', dumpPath);
   project.provide('catalogueTemplate', template);
   return async () => {
