@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 
 /** `::ffff:192.0.2.1` (an IPv4 client of a dual-stack socket) is `192.0.2.1`. */
-function plain(address: string): string {
+export function plainAddress(address: string): string {
   return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 }
 
@@ -17,13 +17,13 @@ function plain(address: string): string {
  * fewer proxies than configured stood in the way) is not trusted: the last trusted hop is used.
  */
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trustedProxies: number): string {
-  let client = plain(socketAddress ?? 'unknown');
+  let client = plainAddress(socketAddress ?? 'unknown');
   if (trustedProxies <= 0 || !forwardedFor) return client;
   const hops = forwardedFor.split(',');
   for (let trusted = 1; trusted <= trustedProxies && hops.length > 0; trusted++) {
     const hop = hops.pop()!.trim();
     if (isIP(hop) === 0) break;
-    client = plain(hop);
+    client = plainAddress(hop);
   }
   return client;
 }

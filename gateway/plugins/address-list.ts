@@ -3,6 +3,7 @@
 // rate-limit gives such lists anonymous limits of their own (a load generator's, a partner's).
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
+import { plainAddress } from '../pipeline/client-address.ts';
 
 /** The family and prefix length of an entry, or undefined when it is not an address or block. */
 function parseEntry(entry: string): { address: string; family: 'ipv4' | 'ipv6'; prefix?: number } | undefined {
@@ -31,7 +32,7 @@ export function addressMatcher(entries: readonly string[]): (address: string) =>
     else list.addSubnet(parsed.address, parsed.prefix, parsed.family);
   }
   return (address) => {
-    const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+    const plain = plainAddress(address);
     const version = isIP(plain);
     return version !== 0 && list.check(plain, version === 4 ? 'ipv4' : 'ipv6');
   };
