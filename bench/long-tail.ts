@@ -24,12 +24,17 @@ export interface LongTailSettings {
   seed: number;
 }
 
-export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss', 'iconify-data', 'iconify-single', 'iconify-svg', 'iconify-search'] as const;
+export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss', 'iconify-data', 'iconify-single', 'iconify-svg', 'iconify-data-kept', 'iconify-svg-kept', 'iconify-search'] as const;
 
 /** The gateway's Iconify protocol prefix (.meshrc.yaml, iconify-protocol's path). */
 const ICONIFY_PREFIX = '/iconify';
 /** How many requests the protocol's Zipf lists hold. */
 const PROTOCOL_ZIPF_REQUESTS = 200_000;
+/**
+ * How many distinct requests the protocol's kept scenarios cycle through: few enough that the
+ * gateway keeps every answer after the warm-up's first pass (their icons fit its data cache).
+ */
+const KEPT_REQUESTS = 300;
 
 /** What Chromium and Firefox send for an image. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
@@ -108,6 +113,16 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
   }
   if (wanted('iconify-svg')) {
     protocol('iconify-svg', 'Iconify SVG files, Zipf', iconifySvgPaths(vocabulary.icons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 7, settings.zipfS), inOrder);
+  }
+  // The same protocol with every answer kept (the gateway's ceiling): a short list cycled, as
+  // a site's pages ask for the same icons again.
+  const cycled = (urls: readonly string[]) => ({ ...distinctUrls(urls), describe: `${urls.length.toLocaleString('en-US')} distinct URLs over and over: every answer kept after the warm-up's first pass` });
+  const firstDistinct = (paths: readonly string[]) => [...new Set(paths)].slice(0, KEPT_REQUESTS);
+  if (wanted('iconify-data-kept')) {
+    protocol('iconify-data-kept', 'Iconify icon data, 1-20 icons, all kept', firstDistinct(iconifyDataPaths(vocabulary.icons, KEPT_REQUESTS * 2, settings.seed + 9, settings.zipfS)), cycled);
+  }
+  if (wanted('iconify-svg-kept')) {
+    protocol('iconify-svg-kept', 'Iconify SVG files, all kept', firstDistinct(iconifySvgPaths(vocabulary.icons, KEPT_REQUESTS * 2, settings.seed + 10, settings.zipfS)), cycled);
   }
   if (wanted('iconify-search')) {
     const count = typeof settings.searchQueries === 'number' ? settings.searchQueries : Math.min(settings.searchQueries.atMost, queriesInMix(vocabulary.search));

@@ -220,7 +220,7 @@ export const formatHitRate = (stats: RunStats) => {
 const failures = (stats: RunStats) => formatInt(stats.non2xx + stats.errors + stats.timeouts);
 /** Marks the scenarios whose plain figures are of one representative response. */
 export const REPRESENTATIVE_MARK = '†';
-export const REPRESENTATIVE_NOTE = `${REPRESENTATIVE_MARK} A different URL on every gateway request (see the long-tail table); the plain server answers one representative request of the list (its last URL, the gateway's response to it), repeated: the ratio compares a miss with the cost of sending a response.`;
+export const REPRESENTATIVE_NOTE = `${REPRESENTATIVE_MARK} Each gateway request takes the next URL of a list (see the long-tail table: a different one every time unless it says the list is cycled); the plain server answers one representative request of the list (its last URL, the gateway's response to it), repeated: the ratio compares the gateway's answer with the cost of sending a response.`;
 const labelOf = (scenario: Scenario) => (scenario.urls ? `${scenario.label} ${REPRESENTATIVE_MARK}` : scenario.label);
 
 export function resultsTable(results: ScenarioResult[]): string {

@@ -38,7 +38,8 @@
 // search-arrow-left, categories, sets, suggest, graphql; long-tail: search-miss, single-miss,
 // list-miss, search-zipf, svg-miss, and Iconify's protocol (issue 47; the gateway under /iconify,
 // the Iconify API at its root): iconify-data (1-20 icons of one set, Zipf), iconify-single,
-// iconify-svg (Zipf), iconify-search (distinct queries).
+// iconify-svg (Zipf), iconify-data-kept and iconify-svg-kept (a short list cycled: every answer
+// kept, the gateway's ceiling), iconify-search (distinct queries).
 // BENCH_SEARCH_QUERIES (distinct search queries; default as many as the vocabulary gives in the
 // documented mix, up to 40000: 12,000 or so embedded), BENCH_ZIPF_QUERIES (the last
 // so many of them are the Zipf mix's list; default 12000),
