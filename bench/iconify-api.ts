@@ -8,7 +8,7 @@
 // is 24, so the Iconify API is never asked for less than the gateway sends); a single icon is
 // `/<prefix>.json?icons=<name>`, its icon data (the body the gateway's single icon carries as
 // `svg`). List pages have no equivalent there.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, startServer, type ServerChild } from './children.ts';
 import type { IconRef } from './url-lists.ts';
@@ -21,6 +21,22 @@ const START_TIMEOUT_MS = 5 * 60_000;
 export const iconifySearchPath = (query: string) => `/search?query=${encodeURIComponent(query)}&limit=${SEARCH_LIMIT}`;
 
 export const iconifyIconPath = (icon: Pick<IconRef, 'prefix' | 'name'>) => `/${encodeURIComponent(icon.prefix)}.json?icons=${encodeURIComponent(icon.name)}`;
+
+/**
+ * The icons the Iconify API of `dir` serves, names by prefix: the icons and aliases of the
+ * IconifyJSON files in its `icons/` (the bench runs it with ICONIFY_SOURCE=none); undefined when
+ * it has none there (it then serves its package's).
+ */
+export function iconifyApiIcons(dir: string): Map<string, Set<string>> | undefined {
+  const icons = join(dir, 'icons');
+  if (!existsSync(icons)) return undefined;
+  const served = new Map<string, Set<string>>();
+  for (const file of readdirSync(icons).filter((name) => name.endsWith('.json'))) {
+    const set = JSON.parse(readFileSync(join(icons, file), 'utf8')) as { prefix?: string; icons?: object; aliases?: object };
+    if (set.prefix) served.set(set.prefix, new Set([...Object.keys(set.icons ?? {}), ...Object.keys(set.aliases ?? {})]));
+  }
+  return served.size ? served : undefined;
+}
 
 /** Starts the Iconify API of the built checkout `dir` (`npm install && npm run build` there). */
 export async function startIconifyApi(dir: string, logFile: string): Promise<ServerChild> {

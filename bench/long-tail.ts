@@ -22,6 +22,12 @@ export interface LongTailSettings {
   zipfS: number;
   /** Seed of every list (each list adds its own offset). */
   seed: number;
+  /**
+   * The icons the Iconify API beside the gateway serves, names by prefix (BENCH_ICONIFY_API): the
+   * protocol's lists draw only from these (not from the catalogue's own sets, nor from icons its
+   * copy of a set lacks), so both servers can answer every request. Undefined: every icon.
+   */
+  iconifyIcons?: ReadonlyMap<string, ReadonlySet<string>> | undefined;
 }
 
 export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search-zipf', 'svg-miss', 'iconify-data', 'iconify-single', 'iconify-svg', 'iconify-data-kept', 'iconify-svg-kept', 'iconify-search'] as const;
@@ -97,6 +103,8 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
   }
   // Issue 47: the same work on the same protocol, the gateway's under its prefix, the Iconify API's at its root,
   // from anonymous callers as Iconify's components are.
+  const { iconifyIcons } = settings;
+  const protocolIcons = iconifyIcons ? vocabulary.icons.filter((icon) => iconifyIcons.get(icon.prefix)?.has(icon.name)) : vocabulary.icons;
   const protocol = (id: string, label: string, paths: string[], source: (urls: readonly string[]) => ReturnType<typeof distinctUrls>) => {
     const ours = paths.map((path) => `${ICONIFY_PREFIX}${path}`);
     scenarios.push({ id, label, path: ours[0]!, urls: source(ours), anonymous: true, iconify: { path: paths[0]!, urls: source(paths) } });
@@ -104,25 +112,25 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
   // A Zipf list is replayed in its order: its repeats are the distribution's.
   const inOrder = (urls: readonly string[]) => ({ ...distinctUrls(urls), describe: `${urls.length.toLocaleString('en-US')} requests drawn by Zipf (s=${settings.zipfS}), in order` });
   if (wanted('iconify-data')) {
-    notes.push(`Iconify icon data: ${PROTOCOL_ZIPF_REQUESTS.toLocaleString('en-US')} requests of 1 to 20 icons of one set, icons by Zipf (s=${settings.zipfS}) over ${vocabulary.icons.length.toLocaleString('en-US')} free icons`);
-    protocol('iconify-data', 'Iconify icon data, 1-20 icons, Zipf', iconifyDataPaths(vocabulary.icons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 5, settings.zipfS), inOrder);
+    notes.push(`Iconify icon data: ${PROTOCOL_ZIPF_REQUESTS.toLocaleString('en-US')} requests of 1 to 20 icons of one set, icons by Zipf (s=${settings.zipfS}) over ${protocolIcons.length.toLocaleString('en-US')} free icons${iconifyIcons ? ' that the Iconify API also serves' : ''}`);
+    protocol('iconify-data', 'Iconify icon data, 1-20 icons, Zipf', iconifyDataPaths(protocolIcons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 5, settings.zipfS), inOrder);
   }
   if (wanted('iconify-single')) {
-    const icons = singleIconPicks(vocabulary.icons, settings.singleIcons, settings.seed + 6);
+    const icons = singleIconPicks(protocolIcons, settings.singleIcons, settings.seed + 6);
     protocol('iconify-single', 'Iconify single-icon data, each distinct', icons.map((icon) => `/${encodeURIComponent(icon.prefix)}.json?icons=${encodeURIComponent(icon.name)}`), distinctUrls);
   }
   if (wanted('iconify-svg')) {
-    protocol('iconify-svg', 'Iconify SVG files, Zipf', iconifySvgPaths(vocabulary.icons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 7, settings.zipfS), inOrder);
+    protocol('iconify-svg', 'Iconify SVG files, Zipf', iconifySvgPaths(protocolIcons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 7, settings.zipfS), inOrder);
   }
   // The same protocol with every answer kept (the gateway's ceiling): a short list cycled, as
   // a site's pages ask for the same icons again.
   const cycled = (urls: readonly string[]) => ({ ...distinctUrls(urls), describe: `${urls.length.toLocaleString('en-US')} distinct URLs over and over: every answer kept after the warm-up's first pass` });
   const firstDistinct = (paths: readonly string[]) => [...new Set(paths)].slice(0, KEPT_REQUESTS);
   if (wanted('iconify-data-kept')) {
-    protocol('iconify-data-kept', 'Iconify icon data, 1-20 icons, all kept', firstDistinct(iconifyDataPaths(vocabulary.icons, KEPT_REQUESTS * 2, settings.seed + 9, settings.zipfS)), cycled);
+    protocol('iconify-data-kept', 'Iconify icon data, 1-20 icons, all kept', firstDistinct(iconifyDataPaths(protocolIcons, KEPT_REQUESTS * 2, settings.seed + 9, settings.zipfS)), cycled);
   }
   if (wanted('iconify-svg-kept')) {
-    protocol('iconify-svg-kept', 'Iconify SVG files, all kept', firstDistinct(iconifySvgPaths(vocabulary.icons, KEPT_REQUESTS * 2, settings.seed + 10, settings.zipfS)), cycled);
+    protocol('iconify-svg-kept', 'Iconify SVG files, all kept', firstDistinct(iconifySvgPaths(protocolIcons, KEPT_REQUESTS * 2, settings.seed + 10, settings.zipfS)), cycled);
   }
   if (wanted('iconify-search')) {
     const count = typeof settings.searchQueries === 'number' ? settings.searchQueries : Math.min(settings.searchQueries.atMost, queriesInMix(vocabulary.search));

@@ -58,7 +58,7 @@ import { waitUntilQuiet } from './settle.ts';
 import { mustSucceed, processCpuSeconds, processMemory, runningChildren, runScript, startServer, type ServerChild } from './children.ts';
 import { copyDataDirectory, describeTarget, describeThisCheckout, prepareComparedBuild, resolveCompareTarget, type ComparedBuild, type CompareTarget } from './compare.ts';
 import { hitRate } from './cache-header.ts';
-import { startIconifyApi } from './iconify-api.ts';
+import { iconifyApiIcons, startIconifyApi } from './iconify-api.ts';
 import { writeAnonymousConfig } from './anonymous-config.ts';
 import { measure, type RunStats } from './load.ts';
 import { LONG_TAIL_IDS, longTailScenarios, type LongTailSettings } from './long-tail.ts';
@@ -148,6 +148,7 @@ const longTailSettings: LongTailSettings = {
   listUrls: numberSetting('BENCH_LIST_URLS', 50_000, { min: 1, integer: true }),
   zipfS: numberSetting('BENCH_ZIPF_S', 1, { min: 0 }),
   seed: numberSetting('BENCH_SEED', 12, { min: 0, integer: true }),
+  iconifyIcons: process.env.BENCH_ICONIFY_API ? iconifyApiIcons(process.env.BENCH_ICONIFY_API) : undefined,
 };
 
 const CACHED_IDS = ['icon', 'svg-file', 'icons', 'icons-svg', 'search-home', 'search-arrow-left', 'categories', 'sets', 'suggest', 'graphql'] as const;
