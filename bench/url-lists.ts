@@ -137,11 +137,11 @@ export const searchUrls = (queries: readonly string[]) => queries.map((query) =>
  * that set's icons, in the same ranking. Paths relative to the protocol's root
  * (`/{prefix}.json?icons=...`): the gateway's are under its prefix, the Iconify API's at its root.
  */
-export function iconifyDataPaths(icons: readonly IconRef[], count: number, seed: number, s: number): string[] {
+export function iconifyDataPaths(icons: readonly Pick<IconRef, 'prefix' | 'name'>[], count: number, seed: number, s: number): string[] {
   const random = seededRandom(seed);
   const ranked = shuffled(icons, random);
   const overall = zipfSampler(ranked.length, s, random);
-  const bySet = new Map<string, IconRef[]>();
+  const bySet = new Map<string, Pick<IconRef, 'prefix' | 'name'>[]>();
   for (const icon of ranked) {
     const list = bySet.get(icon.prefix);
     if (list) list.push(icon);
