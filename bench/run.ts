@@ -148,7 +148,6 @@ const longTailSettings: LongTailSettings = {
   listUrls: numberSetting('BENCH_LIST_URLS', 50_000, { min: 1, integer: true }),
   zipfS: numberSetting('BENCH_ZIPF_S', 1, { min: 0 }),
   seed: numberSetting('BENCH_SEED', 12, { min: 0, integer: true }),
-  iconifyIcons: process.env.BENCH_ICONIFY_API ? iconifyApiIcons(process.env.BENCH_ICONIFY_API) : undefined,
 };
 
 const CACHED_IDS = ['icon', 'svg-file', 'icons', 'icons-svg', 'search-home', 'search-arrow-left', 'categories', 'sets', 'suggest', 'graphql'] as const;
@@ -736,7 +735,9 @@ async function prepareLongTail(): Promise<Scenario[]> {
   log('Reading the catalogue vocabulary for the long-tail scenarios...');
   const started = performance.now();
   const vocabulary = await readVocabulary(databaseSource);
-  const { scenarios, notes } = longTailScenarios(vocabulary, longTailSettings, wanted);
+  // Read only here: on the full catalogue the Iconify API's files are some 460 MB of JSON.
+  const iconifyIcons = iconifyDir ? iconifyApiIcons(iconifyDir) : undefined;
+  const { scenarios, notes } = longTailScenarios(vocabulary, { ...longTailSettings, iconifyIcons }, wanted);
   log(`  read and generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const note of notes) log(`  ${note}`);
   longTailNotes.push(...notes);
