@@ -14,10 +14,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IconifyJSON } from '@iconify/types';
+import { DEFAULT_SEED, ICONIFY_DATA_SEED_OFFSET } from './long-tail.ts';
 import { iconifyDataPaths, type IconRef } from './url-lists.ts';
 
-/** The bench's default seed (BENCH_SEED) plus iconify-data's offset (long-tail.ts). */
-const SEED = 12 + 5;
+/** The iconify-data list of a bench run with the default seed. */
+const SEED = DEFAULT_SEED + ICONIFY_DATA_SEED_OFFSET;
 const ZIPF_S = 1;
 const ENTRY_OVERHEAD = 96;
 const BUDGETS_MB = [100, 150, 200, 250, 300, 400, 500];

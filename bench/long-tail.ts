@@ -34,6 +34,10 @@ export const LONG_TAIL_IDS = ['search-miss', 'single-miss', 'list-miss', 'search
 
 /** The gateway's Iconify protocol prefix (.meshrc.yaml, iconify-protocol's path). */
 const ICONIFY_PREFIX = '/iconify';
+/** The lists' seed unless BENCH_SEED says otherwise (each list adds its own offset to it). */
+export const DEFAULT_SEED = 12;
+/** The iconify-data list's offset from the seed (bench/iconify-cache-ceiling.ts replays that list). */
+export const ICONIFY_DATA_SEED_OFFSET = 5;
 /** How many requests the protocol's Zipf lists hold. */
 const PROTOCOL_ZIPF_REQUESTS = 200_000;
 /**
@@ -113,7 +117,7 @@ export function longTailScenarios(vocabulary: CatalogueVocabulary, settings: Lon
   const inOrder = (urls: readonly string[]) => ({ ...distinctUrls(urls), describe: `${urls.length.toLocaleString('en-US')} requests drawn by Zipf (s=${settings.zipfS}), in order` });
   if (wanted('iconify-data')) {
     notes.push(`Iconify icon data: ${PROTOCOL_ZIPF_REQUESTS.toLocaleString('en-US')} requests of 1 to 20 icons of one set, icons by Zipf (s=${settings.zipfS}) over ${protocolIcons.length.toLocaleString('en-US')} free icons${iconifyIcons ? ' that the Iconify API also serves' : ''}`);
-    protocol('iconify-data', 'Iconify icon data, 1-20 icons, Zipf', iconifyDataPaths(protocolIcons, PROTOCOL_ZIPF_REQUESTS, settings.seed + 5, settings.zipfS), inOrder);
+    protocol('iconify-data', 'Iconify icon data, 1-20 icons, Zipf', iconifyDataPaths(protocolIcons, PROTOCOL_ZIPF_REQUESTS, settings.seed + ICONIFY_DATA_SEED_OFFSET, settings.zipfS), inOrder);
   }
   if (wanted('iconify-single')) {
     const icons = singleIconPicks(protocolIcons, settings.singleIcons, settings.seed + 6);

@@ -61,7 +61,7 @@ import { hitRate } from './cache-header.ts';
 import { iconifyApiIcons, startIconifyApi } from './iconify-api.ts';
 import { writeAnonymousConfig } from './anonymous-config.ts';
 import { measure, type RunStats } from './load.ts';
-import { LONG_TAIL_IDS, longTailScenarios, type LongTailSettings } from './long-tail.ts';
+import { DEFAULT_SEED, LONG_TAIL_IDS, longTailScenarios, type LongTailSettings } from './long-tail.ts';
 import { ICONIFY_MEMORY_RATIO_GOAL, longTailGoals } from './long-tail-goals.ts';
 import type { UrlCursor } from './url-source.ts';
 import { foldLeftoverDownloads } from './leftover-downloads.ts';
@@ -147,7 +147,7 @@ const longTailSettings: LongTailSettings = {
   singleIcons: numberSetting('BENCH_SINGLE_ICONS', 100_000, { min: 1, integer: true }),
   listUrls: numberSetting('BENCH_LIST_URLS', 50_000, { min: 1, integer: true }),
   zipfS: numberSetting('BENCH_ZIPF_S', 1, { min: 0 }),
-  seed: numberSetting('BENCH_SEED', 12, { min: 0, integer: true }),
+  seed: numberSetting('BENCH_SEED', DEFAULT_SEED, { min: 0, integer: true }),
 };
 
 const CACHED_IDS = ['icon', 'svg-file', 'icons', 'icons-svg', 'search-home', 'search-arrow-left', 'categories', 'sets', 'suggest', 'graphql'] as const;
